@@ -1,0 +1,129 @@
+/// The outcome of asking for a frame.
+enum TakeResult {
+    /// A frame to hand out (copy `buffer`, then give it back with `recycle`).
+    case frame(FrameBuffer, FrameKind)
+    /// Nothing is due yet: keep showing the current frame.
+    case notDue
+    /// The caller's buffer is smaller than a frame of the current mode.
+    case tooSmall
+}
+
+extension EngineState {
+    /// Takes the frame due at `now`: a reply frame, or an idle frame between replies (or always, with `idleOnly`).
+    mutating func take(now: Int64, idleOnly: Bool, capacity: Int) -> TakeResult {
+        guard !stopped else { return .notDue }
+        guard capacity >= frameBytes else { return .tooSmall }
+        endRepliesAfterSilence(now: now)
+        if pacing == .realtime, !clock.isDue(at: now) { return .notDue }
+        if !idleOnly {
+            if let frame = takeReplyFrame(now: now) { return show(frame, now: now) }
+            // Unpaced: while a reply's audio is queued, only its frames come out.
+            if pacing == .unpaced, !replies.isEmpty { return .notDue }
+            // Realtime: a reply being shown is not interrupted by idle frames.
+            if tracker.inReply, isShownReplyPending { return .notDue }
+        }
+        guard let first = idleQueue.first, first.isRendered else {
+            if idleOnly { idleWanted = true }
+            return .notDue
+        }
+        idleQueue.removeFirst()
+        return show(first, now: now)
+    }
+
+    /// Frames ready to pull now: 0 when a pull would return nothing.
+    func available(now: Int64) -> Int {
+        var probe = self
+        guard case .frame = probe.take(now: now, idleOnly: false, capacity: frameBytes) else { return 0 }
+        let source = (probe.lastShown?.kind == .idle) ? idleQueue : queue
+        var count = 0
+        for frame in source {
+            guard frame.isRendered else { break }
+            count += 1
+        }
+        return max(count, 1)
+    }
+
+    private mutating func takeReplyFrame(now: Int64) -> PlannedFrame? {
+        dropRampBeforeNextReply()
+        while let front = queue.first {
+            if pacing == .realtime, front.kind == .speech {
+                if let anchored = timeline, anchored.replyID == front.replyID {
+                    let played = playoutReplyID == front.replyID && playout.hasPlayed(audioEnd: front.audioEnd)
+                    if anchored.line.isLate(front.index, at: now) || played {
+                        skippedFrames += 1
+                        resyncToPlayout = resyncToPlayout || played
+                        drop(at: 0)
+                        continue
+                    }
+                    if resyncToPlayout {
+                        // The host's audio is ahead of the timeline: the first unplayed frame is due now.
+                        guard front.isRendered else { return nil }
+                        timeline = (front.replyID, ReplyTimeline(anchorTime: now, anchorIndex: front.index))
+                        resyncToPlayout = false
+                    } else if anchored.line.isEarly(front.index, at: now) {
+                        return nil
+                    }
+                } else if !front.isRendered {
+                    return nil
+                } else if playoutAnchor {
+                    skipToLiveAudio(of: front.replyID, now: now)
+                    guard let live = queue.first, live.replyID == front.replyID, live.isRendered else { return nil }
+                }
+            }
+            guard queue[0].isRendered else { return nil }
+            return queue.removeFirst()
+        }
+        return nil
+    }
+
+    /// When a reply's ramp has begun and the next reply's first frame is ready, the rest of the ramp goes.
+    private mutating func dropRampBeforeNextReply() {
+        guard let front = queue.first, front.kind == .ramp, let shown = lastShown,
+              shown.kind == .ramp, shown.replyID == front.replyID,
+              queue.contains(where: { $0.replyID != front.replyID && $0.isRendered }) else { return }
+        for frame in queue where frame.replyID == front.replyID { recycle(frame.buffer) }
+        queue.removeAll { $0.replyID == front.replyID }
+        if let r = replies.firstIndex(where: { $0.id == front.replyID }) { replies[r].phase = .done }
+        retireFinishedReplies()
+    }
+
+    /// Playout anchor: a reply starts at the live audio position, skipping frames whose audio has played.
+    private mutating func skipToLiveAudio(of replyID: UInt64, now: Int64) {
+        guard let reply = replies.first(where: { $0.id == replyID }) else { return }
+        let elapsed = Int64((Double(now - reply.firstPush) / 1e9 * 16_000).rounded(.down))
+        let reported = playoutReplyID == replyID ? playout.samplesPlayed : 0
+        let live = max(elapsed, reported)
+        while queue.count > 1, let front = queue.first, front.replyID == replyID, front.kind == .speech,
+              front.audioEnd <= live, queue[1].replyID == replyID {
+            anchorSlots += 1
+            drop(at: 0)
+        }
+    }
+
+    private mutating func drop(at index: Int) {
+        recycle(queue[index].buffer)
+        queue.remove(at: index)
+        retireFinishedReplies()
+    }
+
+    private mutating func show(_ frame: PlannedFrame, now: Int64) -> TakeResult {
+        guard let buffer = frame.buffer else { return .notDue }
+        if pacing == .realtime { clock.take(at: now) }
+        let event = tracker.observe(frame.kind)
+        if frame.kind == .speech {
+            pulledSpeechFrames += 1
+            if event == .started || event == .endedAndStarted || timeline?.replyID != frame.replyID {
+                timeline = (frame.replyID, ReplyTimeline(anchorTime: now, anchorIndex: frame.index))
+            }
+        }
+        if frame.kind != .idle {
+            // Idle frames planned to come before this one are stale.
+            idleQueue.removeAll { $0.motion <= frame.motion }
+        }
+        lastShown = ShownFrame(
+            kind: frame.kind, replyID: frame.replyID, index: frame.index,
+            articulation: frame.params.articulation, motion: frame.motion)
+        retireFinishedReplies()
+        return .frame(buffer, frame.kind)
+    }
+}

@@ -1,0 +1,50 @@
+/// Builds an `Avatar` from a portrait and its landmark (and optionally mesh) JSON: parses and checks the
+/// input, synthesises a coarse mesh when none is given, and precomputes the head box and head mask.
+public enum AvatarBuilder {
+    /// Idle-motion seed used when the caller gives none.
+    public static let defaultSeed: UInt64 = 0x5EED
+
+    /// - Parameters:
+    ///   - name: display name stored in the manifest.
+    ///   - pixels: the portrait, packed B,G,R, `width * height * 3` bytes.
+    ///   - landmarksJSON: JSON of the shape of `../shared/portraits/*.landmarks.json`.
+    ///   - meshJSON: JSON of the shape of `../shared/portraits/*.mesh.json`; nil synthesises a coarse mesh
+    ///     from the landmarks (`FaceMesh.synthesized`).
+    /// - Throws: `.invalidInput` (malformed JSON, missing points, points outside the portrait, bad triangle
+    ///   indices, wrong buffer size) or `.tooLarge` (portrait beyond the format's limits).
+    public static func build(name: String, bgr pixels: [UInt8], width: Int, height: Int, landmarksJSON: [UInt8],
+                             meshJSON: [UInt8]?, seed: UInt64 = defaultSeed) throws(AvatarFileError) -> Avatar {
+        typealias F = AvatarFileFormat
+        guard width >= 1, height >= 1 else { throw AvatarFileError(.invalidInput, "empty portrait (\(width)x\(height))") }
+        guard width <= F.maxSide, height <= F.maxSide, width * height <= F.maxPixels else {
+            throw AvatarFileError(.tooLarge, "portrait \(width)x\(height) exceeds the limit (sides up to \(F.maxSide), at most \(F.maxPixels) pixels)")
+        }
+        guard pixels.count == width * height * 3 else {
+            throw AvatarFileError(.invalidInput, "portrait has \(pixels.count) bytes; \(width)x\(height) B,G,R needs \(width * height * 3)")
+        }
+        let landmarks = try FaceLandmarks.parseJSON(landmarksJSON, width: width, height: height)
+        // Check the landmarks before fitting anything to them.
+        if let problem = Avatar(name: name, width: width, height: height, pixels: pixels, landmarks: landmarks,
+                                mesh: FaceMesh(points: [], triangles: []), headBox: landmarks.faceBox)
+            .validationProblem(), !problem.hasPrefix("mesh") {
+            throw AvatarFileError(.invalidInput, problem)
+        }
+        guard let geometry = FaceGeometry(landmarks) else {
+            throw AvatarFileError(.invalidInput, "landmarks: chin and forehead top are (nearly) the same point")
+        }
+        let mesh: FaceMesh
+        if let meshJSON {
+            mesh = try FaceMesh.parseJSON(meshJSON, width: width, height: height)
+        } else {
+            guard let synthesized = FaceMesh.synthesized(from: landmarks, width: width, height: height) else {
+                throw AvatarFileError(.invalidInput, "landmarks are degenerate: cannot fit a face mesh to them")
+            }
+            mesh = synthesized
+        }
+        let avatar = Avatar(name: name, width: width, height: height, pixels: pixels, landmarks: landmarks, mesh: mesh,
+                            headBox: headBox(geometry, width: width, height: height),
+                            headMask: headMask(geometry, mesh: mesh, width: width, height: height), seed: seed)
+        if let problem = avatar.validationProblem() { throw AvatarFileError(.invalidInput, problem) }
+        return avatar
+    }
+}

@@ -1,0 +1,106 @@
+/// The deformable face: mesh vertices in the portrait, the triangles between them, and per-vertex displacement
+/// bases that articulation and blinking scale and add up (a linear rig, evaluated once per frame).
+///
+/// Vertices: the 468 MediaPipe face points, then a ring around the face outline (the "band") whose triangles
+/// join the moving face to the head and neck around it, so the jaw can move without tearing.
+struct FaceRig {
+    /// Upper lip's share of a change of lip opening (the lower lip and jaw take the rest).
+    static let upperLipShare: Float = 0.2
+    /// Widest lip opening at jawOpen = 1, as a fraction of the mouth width, at most a fraction of the face height.
+    static let gapPerMouthWidth: Float = 0.42
+    static let gapPerFaceHeight: Float = 0.15
+    /// Upper lip's share of closing a mouth that is open in the portrait.
+    static let closeUpperShare: Float = 0.35
+
+    /// Vertex positions in the portrait.
+    let source: [SIMD2<Float>]
+    /// Number of face vertices (they come first); the rest are the band ring.
+    let faceCount: Int
+    /// Triangles as vertex indices.
+    let triangles: [SIMD3<Int32>]
+    let metrics: FaceMetrics
+    let mouth: MouthGeometry
+    /// Widest lip opening (jawOpen = 1), pixels.
+    let gapMax: Float
+
+    // Displacement per unit of each control, face vertices only (image axes, pixels).
+    let gapBasis: [SIMD2<Float>]
+    let jawBasis: [SIMD2<Float>]
+    let spreadBasis: [SIMD2<Float>]
+    let roundBasis: [SIMD2<Float>]
+    let pressBasis: [SIMD2<Float>]
+    let blinkBasis: [SIMD2<Float>]
+    /// Constant displacement that closes a portrait's open mouth (zero for a closed one).
+    let closure: [SIMD2<Float>]
+    /// How far each vertex sits in front of the face outline, 0...1 (nose tip 1, outline 0): yaw/pitch parallax.
+    let parallax: [Float]
+    /// Parallax of the nose tip at |yaw| = 1 or |pitch| = 1, pixels.
+    let parallaxAmplitude: Float
+
+    /// A rig for a MediaPipe mesh; nil when the mesh lacks the 468 face points or they are not finite.
+    init?(mesh: FaceMesh, landmarks: FaceLandmarks) {
+        let n = MediaPipeFace.facePointCount
+        guard mesh.points.count >= n else { return nil }
+        let pts = mesh.points.prefix(n).map { SIMD2($0.x, $0.y) }
+        guard pts.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        let z = mesh.points.prefix(n).map { $0.z.isFinite ? $0.z : 0 }
+        let metrics = FaceMetrics(mesh: mesh, landmarks: landmarks)
+        let mouth = MouthGeometry(points: pts)
+        self.metrics = metrics
+        self.mouth = mouth
+        faceCount = n
+        gapMax = min(FaceRig.gapPerMouthWidth * 2 * mouth.halfWidth, FaceRig.gapPerFaceHeight * metrics.height)
+
+        let lips = FaceRig.mouthBases(points: pts, mouth: mouth, metrics: metrics)
+        gapBasis = lips.gap
+        jawBasis = lips.jaw
+        spreadBasis = lips.spread
+        roundBasis = lips.round
+        pressBasis = lips.press
+        closure = lips.closure
+        blinkBasis = FaceRig.blinkBasis(points: pts)
+        parallax = FaceRig.parallaxWeights(points: pts, z: z, metrics: metrics)
+        parallaxAmplitude = 0.03 * metrics.width
+
+        let ring = FaceRig.bandRing(points: pts, metrics: metrics)
+        source = pts + ring
+        triangles = FaceRig.cleanTriangles(mesh.triangles, vertexCount: n)
+            + FaceRig.eyeFillTriangles() + FaceRig.bandTriangles(faceCount: n)
+    }
+
+    /// Jaw drop per pixel of lip opening when the lips are not pressed.
+    var jawPerGap: Float { 1 - FaceRig.upperLipShare }
+
+    /// Whether a face vertex moves at all under `c` (ignoring head motion).
+    func controlsMoveFace(_ c: RigControls) -> Bool {
+        c.gap != 0 || c.jaw != 0 || c.spread != 0 || c.round != 0 || c.press != 0 || c.blink != 0
+            || mouth.photographedGapMax > 0
+    }
+
+    /// Destination of every vertex for controls `c`, head transform `head` and screen parallax `parallaxShift`
+    /// (pixels at the nose tip); band vertices follow the head as the still background does (`mask`).
+    func deform(_ c: RigControls, head: Affine2, parallaxShift: SIMD2<Float>, mask: HeadMask,
+                into dest: UnsafeMutablePointer<SIMD2<Float>>) {
+        source.withUnsafeBufferPointer { src in
+            gapBasis.withUnsafeBufferPointer { g in
+            jawBasis.withUnsafeBufferPointer { j in
+            spreadBasis.withUnsafeBufferPointer { s in
+            roundBasis.withUnsafeBufferPointer { r in
+            pressBasis.withUnsafeBufferPointer { p in
+            blinkBasis.withUnsafeBufferPointer { b in
+            closure.withUnsafeBufferPointer { k in
+            parallax.withUnsafeBufferPointer { par in
+                for i in 0..<faceCount {
+                    var v = src[i] + k[i]
+                    v += c.gap * g[i] + c.jaw * j[i] + c.spread * s[i] + c.round * r[i]
+                    v += c.press * p[i] + c.blink * b[i]
+                    dest[i] = head.apply(v) + par[i] * parallaxShift
+                }
+            }}}}}}}}
+            for i in faceCount..<src.count {
+                let v = src[i]
+                dest[i] = v + mask.weight(at: v) * (head.apply(v) - v)
+            }
+        }
+    }
+}

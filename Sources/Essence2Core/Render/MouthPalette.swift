@@ -1,0 +1,74 @@
+/// Colours of the synthesized mouth interior, taken from the portrait (B, G, R, 0...255).
+struct MouthPalette {
+    var lip: SIMD3<Float>
+    var skin: SIMD3<Float>
+    var teeth: SIMD3<Float>
+    var cavity: SIMD3<Float>
+    var tongue: SIMD3<Float>
+
+    /// Samples lips, cheeks and, when the portrait shows them, the teeth.
+    init(image: UnsafePointer<UInt8>, width: Int, height: Int, points: [SIMD2<Float>], mouth: MouthGeometry,
+         faceHeight: Float) {
+        func pixel(_ x: Int, _ y: Int) -> SIMD3<Float> {
+            let p = image + (y * width + x) * 3
+            return SIMD3(Float(p[0]), Float(p[1]), Float(p[2]))
+        }
+        func luma(_ c: SIMD3<Float>) -> Float { 0.114 * c.x + 0.587 * c.y + 0.299 * c.z }
+        let outer = MediaPipeFace.lowerOuterLip.map { points[$0] } + MediaPipeFace.upperOuterLip.reversed().map { points[$0] }
+        let inner = MediaPipeFace.lowerInnerLip.map { points[$0] } + MediaPipeFace.upperInnerLip.reversed().map { points[$0] }
+        let x0 = max(0, Int(outer.map(\.x).min()!.rounded(.down)))
+        let x1 = min(width - 1, Int(outer.map(\.x).max()!.rounded(.up)))
+        let y0 = max(0, Int(outer.map(\.y).min()!.rounded(.down)))
+        let y1 = min(height - 1, Int(outer.map(\.y).max()!.rounded(.up)))
+        var lipSum = SIMD3<Float>.zero, lipN: Float = 0
+        var insideMouth: [SIMD3<Float>] = []
+        if x0 <= x1, y0 <= y1 {
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+                    guard MouthPalette.contains(outer, p) else { continue }
+                    if MouthPalette.contains(inner, p) { insideMouth.append(pixel(x, y)) }
+                    else { lipSum += pixel(x, y); lipN += 1 }
+                }
+            }
+        }
+        lip = lipN > 0 ? lipSum / lipN : SIMD3(95, 100, 165)
+
+        let r = max(1, Int(0.03 * faceHeight))
+        var skinSum = SIMD3<Float>.zero, skinN: Float = 0
+        for i in MediaPipeFace.cheekPoints where i < points.count {
+            let cx = Int(points[i].x), cy = Int(points[i].y)
+            for y in max(0, cy - r)...max(0, min(height - 1, cy + r)) {
+                for x in max(0, cx - r)...max(0, min(width - 1, cx + r)) where y < height && x < width {
+                    skinSum += pixel(x, y); skinN += 1
+                }
+            }
+        }
+        skin = skinN > 0 ? skinSum / skinN : SIMD3(120, 150, 190)
+
+        let exposure = min(max(luma(skin) / 160, 0.6), 1.05)
+        let ivory = SIMD3<Float>(178, 212, 230)
+        var teeth = 0.8 * ivory * exposure * 0.85 + 0.2 * skin * 0.85
+        if mouth.photographedGapMax >= 2, insideMouth.count >= 8 {
+            let sorted = insideMouth.sorted { luma($0) < luma($1) }
+            let bright = sorted[(sorted.count * 6 / 10)...]
+            let mean = bright.reduce(SIMD3<Float>.zero, +) / Float(bright.count)
+            if luma(mean) > 1.2 * luma(lip) { teeth = mean }
+        }
+        self.teeth = teeth
+        cavity = lip * 0.2
+        tongue = SIMD3(lip.x * 0.72, lip.y * 0.68, min(255, lip.z * 0.95))
+    }
+
+    /// Even-odd point-in-polygon test.
+    static func contains(_ poly: [SIMD2<Float>], _ p: SIMD2<Float>) -> Bool {
+        var inside = false
+        var j = poly.count - 1
+        for i in 0..<poly.count {
+            let a = poly[i], b = poly[j]
+            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            j = i
+        }
+        return inside
+    }
+}

@@ -1,0 +1,61 @@
+import Essence2Core
+import Foundation
+import Glibc
+
+/// `essence2 bench`: runs each avatar size and engine count in its own process (so that each peak memory
+/// figure is that configuration's own) and prints one table of medians.
+enum BenchCommand {
+    /// The large canvas the avatar is placed on for the second column.
+    static let largeCanvas = "1080x1920"
+
+    static func run(_ arguments: [String]) throws(CLIError) {
+        let options = try BenchOptions.parse(arguments)
+        if options.wantsHelp {
+            print(HelpText.bench)
+            return
+        }
+        if let size = options.childSize {
+            let run = try BenchChild.run(options: options, size: size)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(run) else { throw CLIError("cannot encode the bench figures") }
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        let (avatarPath, _) = try ImxLocator.load(options.avatar)
+        let speech = try BenchChild.speech(options: options)
+        guard let executable = ChildProcess.ownExecutable() else { throw CLIError("cannot find this program's executable") }
+        var runs: [BenchRun] = []
+        for size in ["native", largeCanvas] {
+            for engines in [1, 4] {
+                var argv = [executable, "bench", "--child", size, "--engines", String(engines),
+                            "--avatar", avatarPath, "--reps", String(options.repetitions)]
+                argv += speech.path.map { ["--speech", $0] } ?? ["--synthetic"]
+                Console.error("bench: \(size == "native" ? "avatar at its own size" : size), \(engines) engine\(engines == 1 ? "" : "s")...")
+                let started = Clock.now()
+                let (status, output) = try ChildProcess.capture(argv)
+                guard status == 0 else {
+                    Console.error("\n")
+                    throw CLIError("the bench run for \(size) with \(engines) engine(s) failed (exit status \(status))")
+                }
+                guard let run = try? JSONDecoder().decode(BenchRun.self, from: Data(output)) else {
+                    Console.error("\n")
+                    throw CLIError("the bench run for \(size) with \(engines) engine(s) printed no figures")
+                }
+                Console.error(" \(Formatting.fixed(Clock.now() - started, digits: 1)) s\n")
+                runs.append(run)
+            }
+        }
+        let report = BenchReport(version: ProgramVersion.string, avatar: avatarPath, speech: speech.path ?? "synthetic",
+                                 speechSeconds: Double(speech.samples.count) / Double(SpeechAudio.sampleRate),
+                                 cpus: sysconf(Int32(_SC_NPROCESSORS_ONLN)), repetitions: options.repetitions, runs: runs)
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(report) else { throw CLIError("cannot encode the bench figures") }
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(report.table())
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import Glibc
+
+/// The monotonic clock, in seconds.
+enum Clock {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+}

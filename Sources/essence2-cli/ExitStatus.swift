@@ -1,0 +1,13 @@
+/// The exit statuses of the `essence2` command (listed in `essence2 --help`).
+enum ExitStatus {
+    /// Everything worked.
+    static let success: Int32 = 0
+    /// Something failed while working: encoding, writing the output, the engine.
+    static let failure: Int32 = 1
+    /// The command line is wrong: unknown command or option, missing or bad value.
+    static let usage: Int32 = 2
+    /// The speech (audio) input is missing, unreadable or empty.
+    static let badAudio: Int32 = 3
+    /// The avatar file is missing or not a valid avatar.
+    static let badAvatar: Int32 = 4
+}

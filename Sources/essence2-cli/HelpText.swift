@@ -1,0 +1,74 @@
+/// The texts of `essence2 --help` and of each command's `--help`.
+enum HelpText {
+    static func forCommand(_ command: String) -> String? {
+        switch command {
+        case "render": return render
+        case "audio": return audio
+        case "bench": return bench
+        default: return nil
+        }
+    }
+
+    static let main = """
+    essence2 \(ProgramVersion.string): on-device talking avatar. Speech in, lip-synced video out.
+
+    usage:
+      essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N] [--frames DIR]
+                                 render SPEECH (any audio file) as a video of the avatar speaking it
+      essence2 audio IN -o OUT.wav   convert any audio file to the engine's input (16 kHz mono 16-bit WAV)
+      essence2 bench [--avatar A.imx] [--json]
+                                 measure speed, memory and latency; prints one table
+      essence2 avatar build|inspect ...
+                                 make or examine .imx avatar files (essence2 avatar --help)
+      essence2 --help | help COMMAND
+      essence2 --version
+
+    The default avatar is avatars/grace-hopper.imx in the current directory, else the installed
+    PREFIX/share/essence2/avatars/grace-hopper.imx. --avatar also takes a bare name (grace-hopper)
+    looked up in those directories.
+
+    exit status: 0 success, 1 failure while working (encoding, writing, engine), 2 bad command line,
+                 3 speech file missing, unreadable or empty, 4 avatar file missing or invalid.
+    """
+
+    static let render = """
+    usage: essence2 render SPEECH [options]
+
+    Renders the avatar speaking SPEECH (WAV, FLAC, Ogg, AIFF...: any rate and channel count; converted to
+    16 kHz mono) as fast as the machine goes, and writes a video with the speech as its sound track.
+
+      -a, --avatar A.imx    avatar file (default: grace-hopper.imx, see essence2 --help)
+      -o, --output FILE     output video (default: SPEECH's name with .mp4, in the current directory).
+                            Encoded by ffmpeg (H.264 + AAC) when ffmpeg is installed; without ffmpeg, or
+                            when FILE ends in .y4m, writes FILE.y4m (raw video) and FILE.wav (16 kHz audio).
+      -m, --mode full|head  full: the whole portrait (default); head: a square crop around the head
+          --seed N          seed of the idle motion (blinks, head movement), for reproducible output
+          --frames DIR      also write every frame as DIR/frame_00000.png, ...
+      -h, --help            this text
+
+    The video holds the speech frames (one per 40 ms of audio) and the few frames of the face easing back
+    to rest; the sound is padded with silence to the video's length. A progress bar is drawn when standard
+    error is a terminal.
+    """
+
+    static let audio = """
+    usage: essence2 audio IN -o OUT.wav
+
+    Converts IN (any format libsndfile reads, any rate and channel count) to the engine's input format:
+    16 kHz, mono (channel average), signed 16-bit WAV. Resampling: libsamplerate, sinc medium quality.
+    """
+
+    static let bench = """
+    usage: essence2 bench [--avatar A.imx] [--speech FILE] [--reps N] [--json]
+
+    Measures, in one run, for the avatar at its own size and placed on a 1080x1920 canvas: unpaced
+    speed (x real time) for speech and for idle frames with one engine and with four engines at once
+    (four threads), peak memory (VmHWM of a process running them), the latency from the first audio to
+    the first speech frame, and the time to copy one frame. Prints medians of several repetitions.
+
+      -a, --avatar A.imx  avatar (default: grace-hopper.imx, see essence2 --help)
+          --speech FILE   speech to render (default: examples/audio/demo.wav, else a synthetic signal)
+          --reps N        repetitions of each measurement (default 3)
+          --json          machine-readable output instead of the table
+    """
+}

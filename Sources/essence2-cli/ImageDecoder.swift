@@ -1,0 +1,35 @@
+import Essence2Core
+import Foundation
+
+/// Decodes JPEG and PNG portraits (chosen by their leading bytes, not their names) to B,G,R.
+enum ImageDecoder {
+    /// Largest image file read.
+    static let maxFileSize = 256 << 20
+
+    static func decode(path: String) throws(ImageDecodeError) -> ImageBuffer {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            throw ImageDecodeError("cannot read \(path): no such file, or not a regular file")
+        }
+        if let size = attributes[.size] as? Int, size > maxFileSize {
+            throw ImageDecodeError("\(path): \(size) bytes, more than the limit of \(maxFileSize)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImageDecodeError("cannot read \(path)")
+        }
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try decodeJPEG(bytes, name: path) }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return try decodePNG(bytes, name: path) }
+        throw ImageDecodeError("\(path): not a JPEG or PNG image")
+    }
+
+    /// Checks a decoded image size against the avatar format's limits before anything is allocated for it.
+    static func sizeProblem(width: Int, height: Int, name: String) -> ImageDecodeError? {
+        guard width >= 1, height >= 1, width <= AvatarFileFormat.maxSide, height <= AvatarFileFormat.maxSide,
+              width * height <= AvatarFileFormat.maxPixels else {
+            return ImageDecodeError("\(name): image size \(width)x\(height) outside the limits (sides up to \(AvatarFileFormat.maxSide), at most \(AvatarFileFormat.maxPixels) pixels)")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,52 @@
+import Glibc
+
+/// A file descriptor written with full writes (partial writes and EINTR retried); errors carry the path.
+final class OutputFile {
+    let path: String
+    private(set) var descriptor: Int32
+
+    /// Creates (or truncates) `path`.
+    init(creating path: String) throws(CLIError) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if descriptor < 0 {
+            throw CLIError("cannot create '\(path)': \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Wraps an already open descriptor (for example a pipe); `name` is used in messages.
+    init(descriptor: Int32, name: String) {
+        path = name
+        self.descriptor = descriptor
+    }
+
+    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(CLIError) {
+        guard var cursor = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = Glibc.write(descriptor, cursor, left)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CLIError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
+            cursor += written
+            left -= written
+        }
+    }
+
+    func write(_ bytes: [UInt8]) throws(CLIError) {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CLIError) in try write(UnsafeRawBufferPointer(buffer)) }
+    }
+
+    /// Closes the descriptor; a failing close (a full disk can show up only here) is an error.
+    func close() throws(CLIError) {
+        guard descriptor >= 0 else { return }
+        let status = Glibc.close(descriptor)
+        descriptor = -1
+        if status != 0 {
+            throw CLIError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Essence2Core
+import Glibc
+
+/// `essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N] [--frames DIR]`.
+enum RenderCommand {
+    static func run(_ arguments: [String]) throws(CLIError) {
+        let options = try RenderOptions.parse(arguments)
+        if options.wantsHelp {
+            print(HelpText.render)
+            return
+        }
+        let speech = try AudioLoader.load(path: options.speechPath)
+        let (avatarPath, avatar) = try ImxLocator.load(options.avatar)
+        let plan = OutputPlan.decide(requested: options.outputPath, speechPath: options.speechPath,
+                                     ffmpeg: ChildProcess.findInPath("ffmpeg"), codec: VideoCodec.best)
+        try checkOutputs(plan: plan, options: options)
+        if let note = plan.note { Console.error("essence2: \(note)\n") }
+        if let directory = options.framesDirectory { try Directory.create(directory) }
+
+        let engine = Engine(avatar: avatar)
+        defer { engine.stop() }
+        engine.setPacing(.unpaced)
+        engine.setMode(options.mode)
+        if let seed = options.seed { engine.setSeed(seed) }
+        let (width, height) = engine.frameSize
+        let frameBytes = engine.frameBytes
+
+        let sink: FrameSink
+        switch plan.kind {
+        case .encoded(let ffmpeg, let codec):
+            sink = try FFmpegSink(ffmpeg: ffmpeg, codec: codec, width: width, height: height,
+                                  audio: speech.samples, outputPath: plan.videoPath)
+        case .y4m(let audioPath):
+            sink = try Y4MSink(videoPath: plan.videoPath, audioPath: audioPath, width: width, height: height,
+                               audio: speech.samples)
+        }
+        let expected = RenderTiming.speechFrames(forSamples: speech.samples.count)
+        let progress = ProgressBar(total: expected, label: "render")
+        let frame = UnsafeMutableRawBufferPointer.allocate(byteCount: frameBytes, alignment: 64)
+        defer { frame.deallocate() }
+        let result: OfflineRender.Result
+        do throws(CLIError) {
+            result = try speech.samples.withUnsafeBufferPointer { (samples) throws(CLIError) in
+                try OfflineRender.run(engine: engine, samples: samples, frame: frame) { (_, index) throws(CLIError) in
+                    let bytes = UnsafeRawBufferPointer(rebasing: frame[0..<frameBytes])
+                    try sink.append(bgr: bytes)
+                    if let directory = options.framesDirectory {
+                        try PNGWriter.write(path: framePath(directory: directory, index: index), bgr: bytes, width: width, height: height)
+                    }
+                    progress?.update(done: index + 1)
+                }
+            }
+            progress?.finish(done: result.frames)
+            try sink.finish(frameCount: result.frames)
+        } catch {
+            progress?.clear()
+            sink.abandon()
+            throw error
+        }
+        if result.speechFrames != expected {
+            Console.error("essence2: warning: \(result.speechFrames) speech frames for \(speech.samples.count) samples (expected \(expected))\n")
+        }
+        if result.strayIdleFrames > 0 {
+            Console.error("essence2: warning: the engine handed out \(result.strayIdleFrames) idle frames inside the reply; left out of the video\n")
+        }
+        let seconds = Double(result.frames) * RenderTiming.frameSeconds
+        let speed = RenderTiming.realTimeFactor(frames: result.frames, seconds: result.seconds)
+        print("essence2: wrote \(sink.outputs.joined(separator: " and ")): \(width)x\(height), \(result.frames) frames "
+              + "(\(Formatting.fixed(seconds, digits: 2)) s: \(result.speechFrames) speech, \(result.rampFrames) easing to rest), "
+              + "avatar \(avatarPath), rendered at \(Formatting.fixed(speed, digits: 1))x real time")
+        if let directory = options.framesDirectory {
+            print("essence2: wrote \(result.frames) PNG frames to \(directory)/")
+        }
+    }
+
+    /// `DIR/frame_00000.png`, numbered from 0.
+    static func framePath(directory: String, index: Int) -> String {
+        let number = String(index)
+        return "\(directory)/frame_\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
+    }
+
+    /// Refuses outputs that would overwrite the speech file or land in a missing directory.
+    private static func checkOutputs(plan: OutputPlan, options: RenderOptions) throws(CLIError) {
+        var outputs = [plan.videoPath]
+        if case .y4m(let audioPath) = plan.kind { outputs.append(audioPath) }
+        for output in outputs {
+            if Directory.sameFile(output, options.speechPath) {
+                let role = output == plan.videoPath ? "" : " (the audio written beside \(plan.videoPath))"
+                throw .usage("the output '\(output)'\(role) would overwrite the speech file; choose another -o")
+            }
+            if FileCheck.isDirectory(output) {
+                throw .usage("the output '\(output)' is a directory")
+            }
+            let directory = PathName.directory(output)
+            if !FileCheck.isDirectory(directory) {
+                throw CLIError("cannot write '\(output)': directory '\(directory)' does not exist")
+            }
+            if access(directory, W_OK) != 0 {
+                throw CLIError("cannot write '\(output)': \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}

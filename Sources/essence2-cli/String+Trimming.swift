@@ -1,0 +1,8 @@
+extension String {
+    /// The string without trailing "\n" and "\r".
+    func trimmingTrailingNewline() -> String {
+        var result = self
+        while let last = result.last, last == "\n" || last == "\r" { result.removeLast() }
+        return result
+    }
+}

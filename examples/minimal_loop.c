@@ -1,0 +1,228 @@
+/*
+ * minimal_loop.c - the minimal realtime loop of essence2: a live audio source feeds the engine in 20 ms
+ * chunks, the host pulls frames at 25 a second and shows (here: writes) every frame it is handed.
+ *
+ * Usage: minimal_loop AVATAR.imx SPEECH.(wav|flac|ogg) OUT.y4m
+ *
+ * The speech must be 16 kHz mono (any format libsndfile reads); convert other audio with
+ * `essence2 render`, which resamples, or with `sox in.wav -r 16000 -c 1 out.wav`.
+ * OUT.y4m is YUV4MPEG2 with 4:4:4 chroma (`C444`: no chroma subsampling, so the conversion from the
+ * engine's B,G,R frames is per pixel and exact to BT.601 limited range); ffmpeg and mpv read it, e.g.
+ * `ffmpeg -i OUT.y4m -i SPEECH.wav -pix_fmt yuv420p out.mp4`.
+ *
+ * Build: cc -std=c11 -Iinclude examples/minimal_loop.c -o minimal_loop -Lpath/to/lib -lessence2 -lsndfile
+ * Exit status: 0 on success, 1 on any failure (the reason goes to stderr).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <sndfile.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "essence2.h"
+
+#define CHUNK_SAMPLES 320 /* 20 ms at 16 kHz: what a live source (microphone, network) delivers */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* Prints why an essence2 call failed: the code's meaning and the library's reason on this thread. */
+static void report(const char *what, int32_t code) {
+    char reason[512] = "";
+    be_essence2_last_error(reason, (int32_t)sizeof reason);
+    fprintf(stderr, "minimal_loop: %s failed: %d (%s)%s%s\n", what, code, be_essence2_strerror(code),
+            reason[0] ? ": " : "", reason);
+}
+
+/* Reads a whole 16 kHz mono file; returns the samples (caller frees) or NULL with a message printed. */
+static int16_t *read_speech(const char *path, int32_t *count) {
+    SF_INFO info;
+    memset(&info, 0, sizeof info);
+    SNDFILE *sf = sf_open(path, SFM_READ, &info);
+    if (!sf) {
+        fprintf(stderr, "minimal_loop: cannot read %s: %s\n", path, sf_strerror(NULL));
+        return NULL;
+    }
+    if (info.samplerate != BE_ESSENCE2_SAMPLE_RATE || info.channels != 1) {
+        fprintf(stderr,
+                "minimal_loop: %s is %d Hz with %d channel(s); the engine takes 16 kHz mono (16000 Hz, 1 channel).\n"
+                "  Use `essence2 render %s ...`, which resamples, or convert it first: "
+                "sox %s -r 16000 -c 1 speech16k.wav\n",
+                path, info.samplerate, info.channels, path, path);
+        sf_close(sf);
+        return NULL;
+    }
+    if (info.frames <= 0 || info.frames > INT32_MAX / 2) {
+        fprintf(stderr, "minimal_loop: %s: %s\n", path, info.frames <= 0 ? "no audio" : "too long");
+        sf_close(sf);
+        return NULL;
+    }
+    int16_t *samples = malloc((size_t)info.frames * sizeof *samples);
+    if (!samples) {
+        fprintf(stderr, "minimal_loop: out of memory\n");
+        sf_close(sf);
+        return NULL;
+    }
+    sf_count_t got = sf_readf_short(sf, samples, info.frames);
+    sf_close(sf);
+    if (got <= 0) {
+        fprintf(stderr, "minimal_loop: %s: read error\n", path);
+        free(samples);
+        return NULL;
+    }
+    *count = (int32_t)got;
+    return samples;
+}
+
+static uint8_t clamp_u8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+/* Writes one B,G,R frame as a YUV4MPEG2 4:4:4 frame (BT.601, limited range). Returns 0 or -1. */
+static int write_y4m_frame(FILE *out, const uint8_t *bgr, int32_t w, int32_t h, uint8_t *planes) {
+    size_t n = (size_t)w * (size_t)h;
+    uint8_t *y = planes, *u = planes + n, *v = planes + 2 * n;
+    for (size_t i = 0; i < n; i++) {
+        int b = bgr[3 * i], g = bgr[3 * i + 1], r = bgr[3 * i + 2];
+        y[i] = clamp_u8(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16);
+        u[i] = clamp_u8(((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128);
+        v[i] = clamp_u8(((112 * r - 94 * g - 18 * b + 128) >> 8) + 128);
+    }
+    if (fputs("FRAME\n", out) < 0) return -1;
+    return fwrite(planes, 1, 3 * n, out) == 3 * n ? 0 : -1;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: minimal_loop AVATAR.imx SPEECH.(wav|flac|ogg) OUT.y4m\n"
+                        "  plays SPEECH (16 kHz mono) into the engine like a live source and writes every frame\n"
+                        "  handed out, at 25 fps, to OUT.y4m (YUV4MPEG2, 4:4:4).\n");
+        return 2;
+    }
+    const char *avatar = argv[1], *speech = argv[2], *out_path = argv[3];
+    int status = 1;
+    be_essence2_handle h = NULL;
+    int16_t *audio = NULL;
+    uint8_t *frame = NULL, *planes = NULL;
+    FILE *out = NULL;
+    int32_t nsamples = 0;
+
+    audio = read_speech(speech, &nsamples);
+    if (!audio) goto done;
+
+    int32_t rc = be_essence2_create(avatar, NULL, 0, &h);
+    if (rc != 0) {
+        report("be_essence2_create", rc);
+        if (rc == BE_ESSENCE2_ERR_REFUSED) {
+            char why[512] = "";
+            be_essence2_last_refusal(why, (int32_t)sizeof why);
+            fprintf(stderr, "minimal_loop: refused: %s\n", why);
+        }
+        goto done;
+    }
+    int32_t w = 0, ht = 0;
+    if ((rc = be_essence2_get_info(h, &w, &ht)) != 0) {
+        report("be_essence2_get_info", rc);
+        goto done;
+    }
+    int32_t frame_bytes = w * ht * 3;
+    frame = malloc((size_t)frame_bytes);
+    planes = malloc((size_t)frame_bytes);
+    if (!frame || !planes) {
+        fprintf(stderr, "minimal_loop: out of memory\n");
+        goto done;
+    }
+    out = fopen(out_path, "wb");
+    if (!out) {
+        fprintf(stderr, "minimal_loop: cannot write %s: %s\n", out_path, strerror(errno));
+        goto done;
+    }
+    if (fprintf(out, "YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C444\n", w, ht) < 0) {
+        fprintf(stderr, "minimal_loop: cannot write %s: %s\n", out_path, strerror(errno));
+        goto done;
+    }
+
+    long frames = 0, speech_frames = 0;
+    int32_t pushed = 0;
+    int audio_done = 0, saw_speech = 0;
+    double start = now_s();
+    double give_up = start + nsamples / (double)BE_ESSENCE2_SAMPLE_RATE + 15.0;
+    for (;;) {
+        /* the live source: one 20 ms chunk every 20 ms; on -2 (ring full) keep it and try again later */
+        if (!audio_done && now_s() >= start + (double)pushed / BE_ESSENCE2_SAMPLE_RATE) {
+            int32_t n = nsamples - pushed < CHUNK_SAMPLES ? nsamples - pushed : CHUNK_SAMPLES;
+            rc = be_essence2_push_audio(h, audio + pushed, n);
+            if (rc == 0) {
+                pushed += n;
+                if (pushed == nsamples) {
+                    audio_done = 1;
+                    if ((rc = be_essence2_end_utterance(h)) != 0) {
+                        report("be_essence2_end_utterance", rc);
+                        goto done;
+                    }
+                }
+            } else if (rc != BE_ESSENCE2_ERR_FULL) {
+                report("be_essence2_push_audio", rc);
+                goto done;
+            }
+        }
+        /* the display: take the frame that is due, if any */
+        int32_t got = be_essence2_pull_frame(h, frame, frame_bytes);
+        if (got < 0) {
+            report("be_essence2_pull_frame", got);
+            goto done;
+        }
+        if (got > 0) {
+            int32_t kind = be_essence2_last_frame_kind(h);
+            frames++;
+            if (kind == BE_ESSENCE2_FRAME_SPEECH) {
+                speech_frames++;
+                saw_speech = 1;
+            }
+            if (write_y4m_frame(out, frame, w, ht, planes) != 0) {
+                fprintf(stderr, "minimal_loop: cannot write %s: %s\n", out_path, strerror(errno));
+                goto done;
+            }
+            /* the reply is over when an idle frame follows its speech */
+            if (audio_done && saw_speech && kind == BE_ESSENCE2_FRAME_IDLE) break;
+        }
+        if (now_s() > give_up) {
+            fprintf(stderr, "minimal_loop: the reply did not end within %.0f s\n", give_up - start);
+            goto done;
+        }
+        sleep_ms(5);
+    }
+    if (fclose(out) != 0) {
+        out = NULL;
+        fprintf(stderr, "minimal_loop: cannot write %s: %s\n", out_path, strerror(errno));
+        goto done;
+    }
+    out = NULL;
+    int64_t skipped = be_essence2_skipped_frames(h);
+    printf("minimal_loop: %ld frames (%ld speech, %lld skipped) for %.2f s of audio in %.2f s -> %s\n", frames,
+           speech_frames, (long long)skipped, nsamples / (double)BE_ESSENCE2_SAMPLE_RATE, now_s() - start, out_path);
+    status = 0;
+
+done:
+    if (out) fclose(out);
+    if (h) {
+        /* at process exit: stop the engine and wait (at most 1 s) for its render thread, then release it */
+        be_essence2_quiesce_all(1000);
+        be_essence2_destroy(h);
+    }
+    free(frame);
+    free(planes);
+    free(audio);
+    return status;
+}

@@ -1,0 +1,309 @@
+/*
+ * essence2.h - the C interface of libessence2, an on-device talking-avatar engine.
+ *
+ * Speech audio goes in (16 kHz, mono, signed 16-bit native-endian samples); lip-synced video frames come
+ * out (packed B,G,R, rows top to bottom, no row padding, 25 frames a second). One frame covers 40 ms,
+ * that is 640 samples of audio. The interface follows bitHuman's Essence 2 C API: a program written for
+ * that interface compiles and runs against this library unchanged.
+ *
+ * Minimal loop (realtime pacing; error handling shortened, see examples/minimal_loop.c):
+ *
+ *     be_essence2_handle h = NULL;
+ *     if (be_essence2_create("avatars/grace-hopper.imx", NULL, 0, &h) != 0) { ...be_essence2_last_error()... }
+ *     int32_t w, ht; be_essence2_get_info(h, &w, &ht);
+ *     uint8_t *frame = malloc((size_t)w * ht * 3);
+ *     for (;;) {
+ *         if (have_audio && be_essence2_push_audio(h, chunk, n) == 0) advance_audio();  // -2: ring full, retry later
+ *         if (audio_done) be_essence2_end_utterance(h);
+ *         int32_t got = be_essence2_pull_frame(h, frame, w * ht * 3);          // 0: nothing due, keep showing
+ *         if (got > 0) show(frame);
+ *         if (got > 0 && audio_done && be_essence2_last_frame_kind(h) == BE_ESSENCE2_FRAME_IDLE) break;
+ *         sleep_ms(5);
+ *     }
+ *     free(frame); be_essence2_destroy(h);
+ *
+ * Return codes: every int32_t function returns 0 or a positive count on success and a negative code on
+ * failure. The negative codes are stable; their meaning for each function is listed with it, and
+ * be_essence2_strerror() names them.
+ *
+ * Threading: all functions are thread-safe. One handle may be used from several threads at once (for
+ * example one thread pushing audio while another pulls frames); each call is atomic with respect to the
+ * others on the same handle. Different handles are independent. No call waits for rendering, which runs on
+ * one background thread per engine into a bounded queue; the only call that may block is
+ * be_essence2_quiesce_all(). A handle must not be used after be_essence2_destroy() returned for it (calls
+ * with a destroyed handle are detected and return -1, but the check cannot help once the address is reused).
+ */
+#ifndef ESSENCE2_H
+#define ESSENCE2_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque engine handle: one avatar, one audio stream, one frame stream. */
+typedef struct be_essence2_engine *be_essence2_handle;
+
+/* ---- Return codes ----------------------------------------------------------------------------------- */
+#define BE_ESSENCE2_OK              0  /**< success */
+#define BE_ESSENCE2_ERR_ARGUMENT  (-1) /**< bad argument: NULL pointer, unknown or destroyed handle, short buffer, value out of range */
+#define BE_ESSENCE2_ERR_AVATAR    (-2) /**< create: the avatar file is missing, truncated, corrupt, fails its checksum or has an unsupported version */
+#define BE_ESSENCE2_ERR_FULL      (-2) /**< push_audio: the audio ring is full, nothing was queued */
+#define BE_ESSENCE2_ERR_MODE      (-2) /**< set_mode / set_pacing: unknown mode */
+#define BE_ESSENCE2_ERR_REFUSED   (-3) /**< the session was refused by the credential check */
+
+/* ---- Frame kinds (be_essence2_last_frame_kind) ------------------------------------------------------ */
+#define BE_ESSENCE2_FRAME_IDLE    0 /**< idle motion: blinks, breathing, small head movement, mouth at rest */
+#define BE_ESSENCE2_FRAME_SPEECH  1 /**< a frame of a reply, lips following its audio */
+#define BE_ESSENCE2_FRAME_RAMP    2 /**< easing back to rest after speech (end of reply or reset) */
+
+/* ---- Display modes (be_essence2_set_mode) ----------------------------------------------------------- */
+#define BE_ESSENCE2_MODE_FULL     0 /**< the whole portrait at its own size (default) */
+#define BE_ESSENCE2_MODE_HEAD     1 /**< a square crop around the head */
+
+/* ---- Pacing (be_essence2_set_pacing) ---------------------------------------------------------------- */
+#define BE_ESSENCE2_PACING_REALTIME 0 /**< at most 25 frames a second, on the wall clock (default) */
+#define BE_ESSENCE2_PACING_UNPACED  1 /**< frames as fast as they render, for offline rendering to a file */
+
+/* ---- Audio and frame constants ---------------------------------------------------------------------- */
+#define BE_ESSENCE2_SAMPLE_RATE       16000 /**< Hz, the only input rate */
+#define BE_ESSENCE2_FPS               25    /**< frames a second */
+#define BE_ESSENCE2_SAMPLES_PER_FRAME 640   /**< samples of audio per frame (40 ms) */
+#define BE_ESSENCE2_RING_SAMPLES      256000 /**< capacity of the audio ring in samples (16 s) */
+
+/* ---- Credentials ------------------------------------------------------------------------------------ */
+
+/**
+ * Stores the API secret used by sessions created after this call.
+ * @param secret NUL-terminated secret, copied; NULL clears it. Without a stored secret a session reads
+ *               the environment: ESSENCE2_API_SECRET, then BITHUMAN_API_SECRET.
+ * @return 0.
+ * Thread safety: safe from any thread.
+ */
+int32_t be_essence2_set_api_secret(const char *secret);
+
+/**
+ * Copies the sentence behind the latest refusal (-3) of this process.
+ * @param out      destination, may be NULL when capacity is 0; receives a NUL-terminated, truncated copy.
+ * @param capacity size of out in bytes.
+ * @return the full length of the sentence in bytes (without NUL), 0 when nothing was refused, -1 when
+ *         out is NULL with capacity > 0 or capacity < 0.
+ * Thread safety: safe from any thread.
+ */
+int32_t be_essence2_last_refusal(char *out, int32_t capacity);
+
+/**
+ * Copies the reason of the latest failed call on the calling thread (for example why be_essence2_create
+ * returned -2: "checksum mismatch in section 'image'").
+ * @param out      destination, may be NULL when capacity is 0; receives a NUL-terminated, truncated copy.
+ * @param capacity size of out in bytes.
+ * @return the full length of the reason in bytes (without NUL), 0 when the latest call on this thread
+ *         succeeded, -1 when out is NULL with capacity > 0 or capacity < 0.
+ * Thread safety: the reason is per thread.
+ */
+int32_t be_essence2_last_error(char *out, int32_t capacity);
+
+/* ---- Lifecycle -------------------------------------------------------------------------------------- */
+
+/**
+ * Opens an avatar file and starts an engine for it (its background render thread starts at once).
+ * @param imx_path   path of the .imx avatar file.
+ * @param motion_dir optional directory of runtime files, NULL for the defaults. This version carries
+ *                   everything it needs inside the library and needs no runtime files; when given, the
+ *                   directory must exist.
+ * @param chunk      reserved, pass 0 (values outside 0..65536 are refused with -1).
+ * @param out        receives the handle; set to NULL on failure.
+ * @return 0; -1 bad argument (NULL imx_path or out, chunk out of range, motion_dir not a directory);
+ *         -2 the file could not be opened or is not a valid avatar (missing, truncated, corrupt, failed
+ *         checksum, unsupported version, absurd size; be_essence2_last_error() gives the reason);
+ *         -3 refused by the credential check (be_essence2_last_refusal() gives the reason).
+ * Ownership: the caller owns the handle and releases it with be_essence2_destroy().
+ * Thread safety: safe from any thread.
+ */
+int32_t be_essence2_create(const char *imx_path, const char *motion_dir, int32_t chunk, be_essence2_handle *out);
+
+/**
+ * Whether speech frames can flow: 1 once warm-up is over (the first idle frame has rendered), else 0.
+ * Until then show be_essence2_idle_frame() output or nothing.
+ * @return 1 or 0; 0 also for a NULL or unknown handle.
+ */
+int32_t be_essence2_is_ready(be_essence2_handle h);
+
+/**
+ * Releases one engine. Queued audio and frames are dropped; the background thread finishes its current
+ * frame and exits by itself (this call does not wait for it).
+ * @param h handle from be_essence2_create(); NULL is a no-op.
+ * @return 0; -1 for an unknown (or already destroyed) handle.
+ * Thread safety: no other call may be in progress or made on h once this call has started.
+ */
+int32_t be_essence2_destroy(be_essence2_handle h);
+
+/**
+ * Stops every live engine of the process and waits, at most timeout_ms milliseconds in all, for their
+ * background threads to finish. Stopped engines return no more frames (pull_frame and idle_frame return
+ * 0); their handles must still be destroyed. Call it at process exit, or before unloading the library.
+ * @param timeout_ms upper bound of the wait in milliseconds; values < 0 count as 0.
+ * @return the number of engines stopped by this call.
+ * Thread safety: safe from any thread; the only call that may block.
+ */
+int32_t be_essence2_quiesce_all(int32_t timeout_ms);
+
+/* ---- Audio and frames ------------------------------------------------------------------------------- */
+
+/**
+ * Queues speech audio of the current reply (or starts a new reply when none is running). Never blocks.
+ * All or nothing: either every sample is queued, or none is.
+ * @param samples count samples, 16 kHz mono int16, copied.
+ * @param count   number of samples (not bytes), 0 .. BE_ESSENCE2_RING_SAMPLES; 0 queues nothing and returns 0.
+ * @return 0 all queued; -2 nothing queued because the ring (at least 10 s) has no room for count samples:
+ *         pull frames and push again later; -1 bad argument (unknown handle, samples NULL with count > 0,
+ *         count < 0 or larger than the ring).
+ */
+int32_t be_essence2_push_audio(be_essence2_handle h, const int16_t *samples, int32_t count);
+
+/**
+ * Marks the current reply's audio complete: its remaining frames render (the last partial 40 ms padded
+ * with silence), then the face eases back to rest at once (RAMP frames, then IDLE), instead of waiting for
+ * 0.6 s without audio. Audio pushed afterwards starts a new reply. Without a running reply it does nothing.
+ * @return 0, or -1 for an unknown handle.
+ */
+int32_t be_essence2_end_utterance(be_essence2_handle h);
+
+/**
+ * Frames ready to pull now: 0 when the next pull would return 0 (in realtime pacing: no frame is due yet,
+ * or the due frame has not rendered), else the number of rendered frames waiting (at least 1).
+ * @return >= 0, or -1 for an unknown handle.
+ */
+int32_t be_essence2_frames_available(be_essence2_handle h);
+
+/**
+ * Takes the next frame that is due: a SPEECH or RAMP frame of a reply, or an IDLE frame between replies
+ * (be_essence2_last_frame_kind() tells which). In realtime pacing at most 25 frames a second are handed out,
+ * shared with be_essence2_idle_frame(); a reply's frame k is due k/25 s after its first frame was handed out,
+ * and frames that would be shown a full frame period late are skipped (be_essence2_skipped_frames()).
+ * In unpaced pacing frames come as fast as they render: while a reply's audio is queued only its frames.
+ * @param out      receives width*height*3 bytes (B,G,R) for the current mode.
+ * @param capacity size of out in bytes, at least width*height*3.
+ * @return the number of bytes written; 0 when no frame is due yet (keep showing the current one);
+ *         -1 bad argument (unknown handle, NULL out, capacity smaller than a frame);
+ *         -3 the session is refused (destroy the engine).
+ */
+int32_t be_essence2_pull_frame(be_essence2_handle h, uint8_t *out, int32_t capacity);
+
+/**
+ * Takes the next idle frame (kind IDLE, mouth at rest, idle motion going on), whatever the reply state;
+ * for showing while not ready. It obeys the same 25-a-second pacing as be_essence2_pull_frame().
+ * @return as be_essence2_pull_frame().
+ */
+int32_t be_essence2_idle_frame(be_essence2_handle h, uint8_t *out, int32_t capacity);
+
+/**
+ * Frame size of the current mode, in pixels.
+ * @param width  receives the width; may not be NULL.
+ * @param height receives the height; may not be NULL.
+ * @return 0, or -1 (unknown handle, NULL pointer).
+ */
+int32_t be_essence2_get_info(be_essence2_handle h, int32_t *width, int32_t *height);
+
+/**
+ * Interrupt (barge-in): drops the queued audio and the queued frames of the current reply at once. The
+ * next frames continue from the frame last handed out and ease to rest (RAMP, then IDLE); the picture never
+ * jumps. The reply ends here, once. Without a running reply it does nothing.
+ * @return 0, or -1 for an unknown handle.
+ */
+int32_t be_essence2_reset(be_essence2_handle h);
+
+/**
+ * What the last frame handed out (by pull_frame or idle_frame) shows.
+ * @return BE_ESSENCE2_FRAME_IDLE, _SPEECH or _RAMP; -1 before any frame, and for an unknown handle.
+ */
+int32_t be_essence2_last_frame_kind(be_essence2_handle h);
+
+/* ---- Display and status ----------------------------------------------------------------------------- */
+
+/**
+ * Chooses what the frames show; takes effect with the next frame rendered (queued frames of the old mode
+ * are dropped and rendered again).
+ * @param mode BE_ESSENCE2_MODE_FULL or BE_ESSENCE2_MODE_HEAD.
+ * @return 0; -1 unknown handle; -2 unknown mode.
+ */
+int32_t be_essence2_set_mode(be_essence2_handle h, int32_t mode);
+
+/**
+ * Health of the background renderer.
+ * @param reason   optional (may be NULL when len is 0): receives the reason of the latest failure,
+ *                 NUL-terminated and truncated to len bytes; an empty string when healthy.
+ * @param len      size of reason in bytes.
+ * @param failures optional (may be NULL): receives the number of failed renders so far.
+ * @return 0 healthy; -1 rendering failed (reason given), or unknown handle, or reason NULL with len > 0.
+ */
+int32_t be_essence2_render_status(be_essence2_handle h, char *reason, int32_t len, int64_t *failures);
+
+/** Speech frames handed out so far by this engine. @return >= 0, or -1 for an unknown handle. */
+int64_t be_essence2_pulled_speech_frames(be_essence2_handle h);
+
+/**
+ * When on, each reply starts at the live audio position instead of at its first frame: the frames whose
+ * audio has already played (by be_essence2_set_playout_position(), or by the wall time since the reply's
+ * first audio was pushed in realtime pacing) are skipped and counted in be_essence2_anchor_slots().
+ * Off by default.
+ * @param on 0 off, anything else on.
+ * @return 0, or -1 for an unknown handle.
+ */
+int32_t be_essence2_set_playout_anchor(be_essence2_handle h, int32_t on);
+
+/**
+ * Optional: how many samples of the current reply's audio the host has actually played. Frames whose
+ * 640 samples have all played are skipped (counted in be_essence2_skipped_frames()), so the face stays on
+ * the voice when the engine renders below real time. Applies to the running reply; a new reply starts at 0.
+ * @param samples_played samples, >= 0.
+ * @return 0, or -1 (unknown handle, negative value).
+ */
+int32_t be_essence2_set_playout_position(be_essence2_handle h, int64_t samples_played);
+
+/** Index within its reply of the last speech or ramp frame handed out; -1 before any, for idle frames, and for an unknown handle. */
+int64_t be_essence2_last_frame_index(be_essence2_handle h);
+
+/** Reply frames skipped because they would have been shown a full frame period late, or their audio had already played. -1 for an unknown handle. */
+int64_t be_essence2_skipped_frames(be_essence2_handle h);
+
+/** Frame slots dropped by re-anchoring the 25-a-second clock after a long stall (more than 2 frame periods). -1 for an unknown handle. */
+int64_t be_essence2_reanchor_slots(be_essence2_handle h);
+
+/** Reply frames skipped by the playout anchor (be_essence2_set_playout_anchor()). -1 for an unknown handle. */
+int64_t be_essence2_anchor_slots(be_essence2_handle h);
+
+/* ---- Ours, beyond the reference interface ----------------------------------------------------------- */
+
+/**
+ * Chooses the pacing. In UNPACED pacing frames are handed out as fast as they render, speech frames come
+ * only from pushed audio (no silence is invented while waiting), the 0.6 s end-of-reply rule still counts
+ * wall time, and the output is deterministic: the same avatar, audio and seed give byte-identical frames.
+ * @param mode BE_ESSENCE2_PACING_REALTIME or BE_ESSENCE2_PACING_UNPACED.
+ * @return 0; -1 unknown handle; -2 unknown mode.
+ */
+int32_t be_essence2_set_pacing(be_essence2_handle h, int32_t mode);
+
+/**
+ * Seeds the idle motion (blink times, head movement); takes effect from the next frame rendered.
+ * Call it right after create for reproducible output. The default seed comes from the avatar file.
+ * @return 0, or -1 for an unknown handle.
+ */
+int32_t be_essence2_set_seed(be_essence2_handle h, uint64_t seed);
+
+/** The library version, e.g. "1.0.0". @return a static NUL-terminated string; never free it. */
+const char *be_essence2_version(void);
+
+/**
+ * A short English description of a return code, in the context of the function that returned it does not
+ * matter (-2 reads "avatar invalid, ring full or bad mode").
+ * @return a static NUL-terminated string; never free it. Unknown codes give "unknown error".
+ */
+const char *be_essence2_strerror(int32_t code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ESSENCE2_H */

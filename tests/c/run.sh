@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# tests/c/run.sh - the C side of `make test`: the ABI tests (plain and under AddressSanitizer), then the
+# three examples on examples/audio/demo.wav, with their outputs checked.
+#
+# Run from anywhere, after `make all build/test_abi build/test_abi_asan` (what `make test-c` does).
+# Environment: BUILD (where the binaries are, default build), ESSENCE2_LIB (the library for plugin_host,
+# default .build/release/libessence2.so), AVATAR (default avatars/grace-hopper.imx).
+# Prints one line per check and ends with "c-tests: N passed, M failed"; exits 1 when anything failed.
+set -u
+cd "$(dirname "$0")/../.."
+
+BUILD=${BUILD:-build}
+LIB=${ESSENCE2_LIB:-.build/release/libessence2.so}
+AVATAR=${AVATAR:-avatars/grace-hopper.imx}
+DEMO=examples/audio/demo.wav
+FRAME_SAMPLES=640
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+tmp=$(mktemp -d /tmp/essence2-c-tests.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+for bin in test_abi test_abi_asan minimal_loop render_file plugin_host; do
+  if [ ! -x "$BUILD/$bin" ]; then
+    echo "run.sh: $BUILD/$bin is missing: run 'make test-c' (or make all $BUILD/test_abi $BUILD/test_abi_asan)" >&2
+    echo "c-tests: 0 passed, 1 failed"
+    exit 1
+  fi
+done
+
+# --- the ABI tests ---------------------------------------------------------------------------------
+if "$BUILD/test_abi" "$AVATAR"; then ok "test_abi"; else fail "test_abi"; fi
+# detect_leaks=0: the Swift runtime keeps global allocations (metadata caches, the render threads' state
+# of engines whose threads finish after the check) that LeakSanitizer would report as leaks at exit.
+if ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 "$BUILD/test_abi_asan" "$AVATAR"; then
+  ok "test_abi_asan"
+else
+  fail "test_abi_asan"
+fi
+
+# --- helpers ---------------------------------------------------------------------------------------
+# y4m_frames FILE: prints the frame count of a YUV4MPEG2 4:4:4 file (checking its header and size), or
+# nothing when the file is malformed.
+y4m_frames() {
+  local file=$1 header w h size hlen fsize
+  header=$(head -c 200 "$file" | head -n 1)
+  case "$header" in
+    "YUV4MPEG2 W"*" H"*" F25:1 Ip A1:1 C444") ;;
+    *) echo "malformed header: $header" >&2; return ;;
+  esac
+  w=$(echo "$header" | sed -E 's/.* W([0-9]+) .*/\1/')
+  h=$(echo "$header" | sed -E 's/.* H([0-9]+) .*/\1/')
+  size=$(stat -c %s "$file")
+  hlen=$(( ${#header} + 1 ))
+  fsize=$(( 6 + w * h * 3 ))
+  if [ $(( (size - hlen) % fsize )) -ne 0 ]; then
+    echo "size $size is not a header plus whole frames of $fsize bytes" >&2
+    return
+  fi
+  echo $(( (size - hlen) / fsize ))
+}
+
+# wav_samples FILE: samples of a 16 kHz mono WAV (via ffprobe), or nothing.
+wav_samples() {
+  ffprobe -v error -select_streams a:0 -show_entries stream=sample_rate,channels,duration_ts -of default=nw=1 "$1" \
+    | awk -F= '/^sample_rate/{r=$2} /^channels/{c=$2} /^duration_ts/{d=$2} END{ if (r==16000 && c==1) print d }'
+}
+
+demo_samples=$(( ($(stat -c %s "$DEMO") - 44) / 2 ))   # a plain 44-byte-header PCM WAV (see examples/audio)
+if command -v ffprobe >/dev/null; then demo_samples=$(wav_samples "$DEMO"); fi
+speech_frames=$(( (demo_samples + FRAME_SAMPLES - 1) / FRAME_SAMPLES ))
+
+# --- minimal_loop (realtime) -------------------------------------------------------------------------
+"$BUILD/minimal_loop" "$AVATAR" "$DEMO" "$tmp/live.y4m" >"$tmp/live.log" 2>&1
+st=$?
+cat "$tmp/live.log"
+if [ $st -eq 0 ]; then
+  n=$(y4m_frames "$tmp/live.y4m")
+  # realtime: the reply's frames (some may be skipped when late), a little idle before, the ramp after
+  if [ -n "$n" ] && [ "$n" -ge $(( speech_frames * 9 / 10 )) ] && [ "$n" -le $(( speech_frames + 125 )) ]; then
+    ok "minimal_loop: $n frames for $speech_frames frames of speech"
+  else
+    fail "minimal_loop: ${n:-no} frames in the y4m, expected about $speech_frames (speech) + ramp"
+  fi
+  if command -v ffmpeg >/dev/null; then
+    if ffmpeg -v error -i "$tmp/live.y4m" -f null - 2>"$tmp/ffmpeg.log" && [ ! -s "$tmp/ffmpeg.log" ]; then
+      ok "minimal_loop: ffmpeg decodes the y4m"
+    else
+      fail "minimal_loop: ffmpeg cannot decode the y4m: $(head -c 300 "$tmp/ffmpeg.log")"
+    fi
+  fi
+else
+  fail "minimal_loop exited with status $st"
+fi
+
+# refuses audio that is not 16 kHz mono, with a clear message and a non-zero status
+if command -v sox >/dev/null; then
+  sox "$DEMO" -r 44100 "$tmp/44k.wav"
+else
+  ffmpeg -v error -i "$DEMO" -ar 44100 "$tmp/44k.wav"
+fi
+"$BUILD/minimal_loop" "$AVATAR" "$tmp/44k.wav" "$tmp/never.y4m" >"$tmp/44k.log" 2>&1
+st=$?
+if [ $st -ne 0 ] && grep -q "44100 Hz" "$tmp/44k.log" && grep -q "16 kHz mono" "$tmp/44k.log" \
+   && grep -q "essence2 render" "$tmp/44k.log"; then
+  ok "minimal_loop refuses 44.1 kHz audio (status $st): $(head -n 1 "$tmp/44k.log")"
+else
+  fail "minimal_loop on 44.1 kHz audio: status $st, message: $(cat "$tmp/44k.log")"
+fi
+"$BUILD/minimal_loop" >/dev/null 2>"$tmp/usage.log"
+st=$?
+if [ $st -ne 0 ] && grep -q "^usage: minimal_loop" "$tmp/usage.log"; then ok "minimal_loop prints its usage"; else fail "minimal_loop without arguments: status $st"; fi
+"$BUILD/minimal_loop" "$tmp/none.imx" "$DEMO" "$tmp/never.y4m" >/dev/null 2>"$tmp/noavatar.log"
+st=$?
+if [ $st -ne 0 ] && grep -q "be_essence2_create failed: -2" "$tmp/noavatar.log"; then
+  ok "minimal_loop reports a missing avatar: $(head -n 1 "$tmp/noavatar.log")"
+else
+  fail "minimal_loop with a missing avatar: status $st, message: $(cat "$tmp/noavatar.log")"
+fi
+
+# --- render_file (unpaced) ---------------------------------------------------------------------------
+for run in 1 2; do
+  "$BUILD/render_file" "$AVATAR" "$DEMO" "$tmp/file$run.y4m" "$tmp/file$run.wav" --seed 7 >"$tmp/file$run.log" 2>&1
+  st=$?
+  cat "$tmp/file$run.log"
+  if [ $st -ne 0 ]; then
+    fail "render_file (run $run) exited with status $st"
+    rm -f "$tmp/file$run.y4m"
+    continue
+  fi
+  if [ $run -eq 1 ]; then
+    n=$(y4m_frames "$tmp/file1.y4m")
+    s=""
+    if command -v ffprobe >/dev/null; then s=$(wav_samples "$tmp/file1.wav"); fi
+    # the reply: exactly ceil(samples/640) speech frames, then at least one ramp frame and one idle frame
+    if [ -n "$n" ] && [ "$n" -ge $(( speech_frames + 2 )) ] && [ "$n" -le $(( speech_frames + 100 )) ]; then
+      ok "render_file: $n frames for $speech_frames frames of speech"
+    else
+      fail "render_file: ${n:-no} frames in the y4m, expected $speech_frames speech frames + ramp + idle"
+    fi
+    if grep -q "($speech_frames speech," "$tmp/file1.log"; then
+      ok "render_file: exactly $speech_frames speech frames for $demo_samples samples"
+    else
+      fail "render_file: expected exactly $speech_frames speech frames: $(cat "$tmp/file1.log")"
+    fi
+    if [ -n "$s" ] && [ -n "$n" ] && [ "$s" -eq $(( n * FRAME_SAMPLES )) ]; then
+      ok "render_file: the wav has exactly frames x 640 = $s samples"
+    else
+      fail "render_file: the wav has ${s:-unknown} samples, expected ${n:-?} x 640"
+    fi
+  fi
+done
+if [ -f "$tmp/file1.y4m" ] && [ -f "$tmp/file2.y4m" ]; then
+  if cmp -s "$tmp/file1.y4m" "$tmp/file2.y4m" && cmp -s "$tmp/file1.wav" "$tmp/file2.wav"; then
+    ok "render_file: two runs with --seed 7 are byte-identical"
+  else
+    fail "render_file: two runs with --seed 7 differ ($(cmp "$tmp/file1.y4m" "$tmp/file2.y4m" 2>&1 | head -n 1))"
+  fi
+fi
+
+# --- plugin_host (dlopen) ----------------------------------------------------------------------------
+# its list of functions must be the header's
+header_fns=$(grep -oE '\bbe_essence2_[a-z_]+\(' include/essence2.h | tr -d '(' | sort -u)
+host_fns=$(grep -oE 'X\(be_essence2_[a-z_]+\)' examples/plugin_host.c | sed 's/X(//; s/)//' | sort -u)
+if [ "$header_fns" = "$host_fns" ]; then
+  ok "plugin_host looks up all $(echo "$header_fns" | wc -l) functions of essence2.h"
+else
+  fail "plugin_host's function list differs from essence2.h: $(diff <(echo "$header_fns") <(echo "$host_fns") | tr '\n' ' ')"
+fi
+if [ -f "$LIB" ]; then
+  exported=$(nm -D --defined-only "$LIB" | awk '{print $3}' | grep '^be_essence2_' | sort -u)
+  if [ "$exported" = "$header_fns" ]; then
+    ok "the library exports exactly the functions of essence2.h"
+  else
+    fail "exports differ from essence2.h (< header, > library): $(diff <(echo "$header_fns") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
+  fi
+fi
+"$BUILD/plugin_host" "$LIB" "$AVATAR" >"$tmp/plugin.log" 2>&1
+st=$?
+cat "$tmp/plugin.log"
+if [ $st -eq 0 ]; then
+  ok "plugin_host: 3 rounds of dlopen, reply, quiesce_all, dlclose"
+else
+  fail "plugin_host exited with status $st"
+fi
+
+echo "c-tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
