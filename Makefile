@@ -14,14 +14,14 @@ EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h') Package.swift
 
-.PHONY: all deps build examples test test-swift test-c demo bench install uninstall clean help
+.PHONY: all deps build examples test test-swift test-c test-cli demo bench install uninstall clean help
 
 all: build examples
 
 help:
 	@echo "make            release build: $(LIB), $(CLI), examples in $(OUT)/"
 	@echo "make demo       render the sample avatar speaking to out/demo.mp4"
-	@echo "make test       Swift tests, C tests of the ABI (also under AddressSanitizer), examples"
+	@echo "make test       Swift tests, C tests of the ABI (also under AddressSanitizer), examples, the command"
 	@echo "make bench      speed and memory figures"
 	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command"
 	@echo "make deps       install the Debian packages the build needs (as root)"
@@ -64,13 +64,16 @@ $(OUT)/test_abi: tests/c/test_abi.c tests/c/*.h include/essence2.h $(LIB) | $(OU
 $(OUT)/test_abi_asan: tests/c/test_abi.c tests/c/*.h include/essence2.h $(LIB) | $(OUT)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $< -o $@ $(LINKLIB)
 
-test: deps test-swift test-c
+test: deps test-swift test-c test-cli
 
 test-swift:
 	$(SWIFT) test
 
 test-c: all $(CTESTS)
 	tests/c/run.sh
+
+test-cli: build
+	tests/cli/run.sh $(CLI)
 
 demo: deps build
 	@mkdir -p out

@@ -286,8 +286,9 @@ int64_t be_essence2_anchor_slots(be_essence2_handle h);
 int32_t be_essence2_set_pacing(be_essence2_handle h, int32_t mode);
 
 /**
- * Seeds the idle motion (blink times, head movement); takes effect from the next frame rendered.
- * Call it right after create for reproducible output. The default seed comes from the avatar file.
+ * Seeds the idle motion (blink times, head movement); takes effect for the frames planned from now on
+ * (queued idle frames are planned again). Call it right after create for reproducible output. The default
+ * seed comes from the avatar file.
  * @return 0, or -1 for an unknown handle.
  */
 int32_t be_essence2_set_seed(be_essence2_handle h, uint64_t seed);
@@ -296,8 +297,9 @@ int32_t be_essence2_set_seed(be_essence2_handle h, uint64_t seed);
 const char *be_essence2_version(void);
 
 /**
- * A short English description of a return code, in the context of the function that returned it does not
- * matter (-2 reads "avatar invalid, ring full or bad mode").
+ * A short English description of a return code. The same code means slightly different things for
+ * different functions (see each function), so -2 reads "avatar file invalid, audio ring full, or unknown
+ * mode"; be_essence2_last_error() gives the precise reason of the latest failure.
  * @return a static NUL-terminated string; never free it. Unknown codes give "unknown error".
  */
 const char *be_essence2_strerror(int32_t code);

@@ -15,6 +15,7 @@ enum CommandDispatch {
             case "bench": try BenchCommand.run(rest)
             case "avatar": return AvatarCommand.run(rest)
             case "-h", "--help", "help":
+                if rest.first == "avatar" { return AvatarCommand.run(["--help"]) }
                 print(rest.first.flatMap(HelpText.forCommand) ?? HelpText.main)
             case "-V", "--version", "version":
                 print("essence2 \(ProgramVersion.string)")

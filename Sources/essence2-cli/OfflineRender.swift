@@ -34,6 +34,7 @@ enum OfflineRender {
         let started = Clock.now()
         var lastProgress = started
         while true {
+            try Interruption.check()
             var progressed = false
             while pushed < samples.count {
                 let count = min(pushSamples, samples.count - pushed)

@@ -34,6 +34,7 @@ enum RenderCommand {
             sink = try Y4MSink(videoPath: plan.videoPath, audioPath: audioPath, width: width, height: height,
                                audio: speech.samples)
         }
+        Interruption.catchSignals()
         let expected = RenderTiming.speechFrames(forSamples: speech.samples.count)
         let progress = ProgressBar(total: expected, label: "render")
         let frame = UnsafeMutableRawBufferPointer.allocate(byteCount: frameBytes, alignment: 64)
@@ -43,7 +44,13 @@ enum RenderCommand {
             result = try speech.samples.withUnsafeBufferPointer { (samples) throws(CLIError) in
                 try OfflineRender.run(engine: engine, samples: samples, frame: frame) { (_, index) throws(CLIError) in
                     let bytes = UnsafeRawBufferPointer(rebasing: frame[0..<frameBytes])
-                    try sink.append(bgr: bytes)
+                    do throws(CLIError) {
+                        try sink.append(bgr: bytes)
+                    } catch {
+                        // ffmpeg gets the terminal's Ctrl-C too: then its end is no failure of its own.
+                        try Interruption.check()
+                        throw error
+                    }
                     if let directory = options.framesDirectory {
                         try PNGWriter.write(path: framePath(directory: directory, index: index), bgr: bytes, width: width, height: height)
                     }
@@ -51,6 +58,7 @@ enum RenderCommand {
                 }
             }
             progress?.finish(done: result.frames)
+            try Interruption.check()
             try sink.finish(frameCount: result.frames)
         } catch {
             progress?.clear()
@@ -81,6 +89,9 @@ enum RenderCommand {
 
     /// Refuses outputs that would overwrite the speech file or land in a missing directory.
     private static func checkOutputs(plan: OutputPlan, options: RenderOptions) throws(CLIError) {
+        if PathName.fileExtension(plan.videoPath).isEmpty {
+            throw .usage("the output '\(plan.videoPath)' has no extension to choose the format by: use .mp4 (or .mkv, .mov), or .y4m")
+        }
         var outputs = [plan.videoPath]
         if case .y4m(let audioPath) = plan.kind { outputs.append(audioPath) }
         for output in outputs {

@@ -41,6 +41,17 @@ else
   fail "test_abi_asan"
 fi
 
+# LeakSanitizer, in-process: the forked children above leave with _exit(), which skips the leak check, so
+# the lifecycle tests run once more in one process with leak detection on (create/destroy, refused files,
+# quiesce, threads). At present the Swift runtime's global allocations stay reachable and report nothing.
+if ASAN_OPTIONS=detect_leaks=1 "$BUILD/test_abi_asan" --no-fork "$AVATAR" create_rejects corrupt destroyed \
+     quiesce four_pushers engines_are >"$tmp/lsan.log" 2>&1; then
+  ok "test_abi_asan: no leaks in create/destroy, refused avatars, quiesce_all, threads"
+else
+  grep -E "^(FAIL|    )|SUMMARY|leak of" "$tmp/lsan.log" | head -n 40
+  fail "test_abi_asan --no-fork with leak detection (see above)"
+fi
+
 # --- helpers ---------------------------------------------------------------------------------------
 # y4m_frames FILE: prints the frame count of a YUV4MPEG2 4:4:4 file (checking its header and size), or
 # nothing when the file is malformed.

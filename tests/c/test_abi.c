@@ -831,6 +831,47 @@ done:
     free(log);
 }
 
+static void test_unpaced_first_speech_frame_needs_at_most_0_2_s_of_audio(void) {
+    int32_t w = 0, ht = 0;
+    uint8_t *frame = NULL;
+    int16_t *audio = NULL;
+    struct reply_log *log = calloc(1, sizeof *log);
+    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
+    REQUIRE(h != NULL && log, "no engine");
+    int32_t bytes = w * ht * 3;
+    frame = malloc((size_t)bytes);
+    audio = synth_speech_alloc(16000, 91);
+    REQUIRE(frame && audio, "out of memory");
+    /* 0.2 s of audio, no end_utterance: some speech must come out now (well before the 0.6 s rule) */
+    REQUIRE(be_essence2_push_audio(h, audio, 3200) == 0, "push 0.2 s");
+    double t0 = now_s();
+    int speech = 0, other = 0;
+    while (now_s() - t0 < 0.3) {
+        int32_t got = be_essence2_pull_frame(h, frame, bytes);
+        REQUIRE(got >= 0, "pull_frame: %d", got);
+        if (got > 0) {
+            if (be_essence2_last_frame_kind(h) == KIND_SPEECH)
+                speech++;
+            else if (speech > 0)
+                other++;
+        } else {
+            sleep_ms(1);
+        }
+    }
+    NOTE("0.2 s of audio pushed: %d speech frames within 0.3 s", speech);
+    CHECK(speech >= 1, "0.2 s of audio pushed: expected a speech frame at once, got none within 0.3 s");
+    CHECK(speech <= 5, "0.2 s of audio (5 frames) pushed: got %d speech frames (unpaced invents no audio)", speech);
+    CHECK_EQ("non-speech frames in the middle of a reply (unpaced)", other, 0);
+    /* the rest of the second, then end: 25 in all */
+    REQUIRE(drive_reply(h, audio + 3200, 16000 - 3200, 1, frame, bytes, log, NULL, NULL, 20.0), "reply");
+    CHECK_EQ("speech frames of 1 s pushed in two parts", speech + log->speech, 25);
+done:
+    if (h) be_essence2_destroy(h);
+    free(frame);
+    free(audio);
+    free(log);
+}
+
 static void test_reply_kinds_read_idle_speech_ramp_idle(void) {
     int32_t w = 0, ht = 0;
     uint8_t *frame = NULL;
@@ -984,15 +1025,18 @@ done:
 /* Realtime: 1 s of speech pushed in 20 ms chunks paced like a live source; returns when an IDLE frame
    follows the speech. Times are relative to the last push. */
 struct live_result {
+    double first_speech_after_first_push; /* latency of the reply's first speech frame */
     double end_after_last_push; /* first non-speech frame after the speech */
     double idle_after_last_push;
     int speech;
     int ok;
+    int64_t skipped, reanchored; /* the engine's counters during this reply */
 };
 
 static struct live_result live_reply(be_essence2_handle h, const int16_t *audio, int32_t n, int end_utterance,
                                      uint8_t *frame, int32_t bytes) {
-    struct live_result r = {0, 0, 0, 0};
+    struct live_result r = {0, 0, 0, 0, 0, 0, 0};
+    int64_t skipped0 = be_essence2_skipped_frames(h), reanchored0 = be_essence2_reanchor_slots(h);
     const int32_t chunk = 320;
     int32_t chunks = (n + chunk - 1) / chunk, next = 0;
     double t0 = now_s(), t_last = 0, deadline = t0 + n / 16000.0 + 8.0;
@@ -1021,6 +1065,7 @@ static struct live_result live_reply(be_essence2_handle h, const int16_t *audio,
         if (got > 0) {
             int32_t kind = be_essence2_last_frame_kind(h);
             if (kind == KIND_SPEECH) {
+                if (!saw_speech) r.first_speech_after_first_push = now_s() - t0;
                 saw_speech = 1;
                 r.speech++;
             } else if (saw_speech && !ended && next == chunks) {
@@ -1030,6 +1075,8 @@ static struct live_result live_reply(be_essence2_handle h, const int16_t *audio,
             if (saw_speech && kind == KIND_IDLE && next == chunks) {
                 r.idle_after_last_push = now_s() - t_last;
                 r.ok = 1;
+                r.skipped = be_essence2_skipped_frames(h) - skipped0;
+                r.reanchored = be_essence2_reanchor_slots(h) - reanchored0;
                 return r;
             }
         }
@@ -1055,10 +1102,17 @@ static void test_end_utterance_ends_at_once_silence_ends_after_0_6_s(void) {
     REQUIRE(without.ok, "reply without end_utterance did not end");
     struct live_result with = live_reply(h, audio, 16000, 1, frame, bytes);
     REQUIRE(with.ok, "reply with end_utterance did not end");
-    NOTE("without end_utterance: speech frames %d, reply ended %.3f s after the last audio (idle at %.3f s)",
-         without.speech, without.end_after_last_push, without.idle_after_last_push);
-    NOTE("with end_utterance:    speech frames %d, reply ended %.3f s after the last audio (idle at %.3f s)",
-         with.speech, with.end_after_last_push, with.idle_after_last_push);
+    NOTE("without end_utterance: speech frames %d, reply ended %.3f s after the last audio (idle at %.3f s), "
+         "skipped %lld, re-anchored slots %lld", without.speech, without.end_after_last_push,
+         without.idle_after_last_push, (long long)without.skipped, (long long)without.reanchored);
+    NOTE("with end_utterance:    speech frames %d, reply ended %.3f s after the last audio (idle at %.3f s), "
+         "skipped %lld, re-anchored slots %lld", with.speech, with.end_after_last_push, with.idle_after_last_push,
+         (long long)with.skipped, (long long)with.reanchored);
+    NOTE("first speech frame %.3f s and %.3f s after the first audio", without.first_speech_after_first_push,
+         with.first_speech_after_first_push);
+    CHECK(without.first_speech_after_first_push <= 0.25 && with.first_speech_after_first_push <= 0.25,
+          "realtime: expected the first speech frame at most ~0.2 s after the audio starts arriving, got %.3f s and "
+          "%.3f s", without.first_speech_after_first_push, with.first_speech_after_first_push);
     CHECK(without.end_after_last_push >= 0.45 && without.end_after_last_push <= 1.1,
           "without end_utterance: expected the reply to end ~0.6 s after the last audio (0.45..1.1 s), got %.3f s",
           without.end_after_last_push);
@@ -1099,13 +1153,13 @@ static void test_realtime_tight_loop_gets_at_most_25_frames_a_second(void) {
     /* pull_frame and idle_frame in turn: they share the 25 a second */
     frames = 0;
     t0 = now_s();
-    for (int i = 0; now_s() - t0 < 2.0; i++) {
+    for (int i = 0; now_s() - t0 < 1.0; i++) {
         int32_t got = (i & 1) ? be_essence2_idle_frame(h, frame, bytes) : be_essence2_pull_frame(h, frame, bytes);
         REQUIRE(got >= 0, "pull: %d", got);
         if (got > 0) frames++;
     }
-    NOTE("tight loop on pull_frame + idle_frame: %d frames in 2 s", frames);
-    CHECK(frames <= 51, "tight loop, pull_frame + idle_frame, 2 s: expected at most 51 frames, got %d", frames);
+    NOTE("tight loop on pull_frame + idle_frame: %d frames in 1 s", frames);
+    CHECK(frames <= 26, "tight loop, pull_frame + idle_frame, 1 s: expected at most 26 frames, got %d", frames);
     /* frames_available never announces a frame that is not due */
     int lies = 0, checks = 0;
     t0 = now_s();
@@ -1149,6 +1203,339 @@ static void test_realtime_caller_sleeping_40ms_gets_a_frame_each_call(void) {
 done:
     if (h) be_essence2_destroy(h);
     free(frame);
+}
+
+static void test_ramp_straight_into_new_speech_is_two_replies(void) {
+    int32_t w = 0, ht = 0;
+    uint8_t *frame = NULL;
+    int16_t *audio = NULL;
+    struct reply_log *log = calloc(1, sizeof *log);
+    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
+    REQUIRE(h != NULL && log, "no engine");
+    int32_t bytes = w * ht * 3;
+    frame = malloc((size_t)bytes);
+    audio = synth_speech_alloc(16000, 31);
+    REQUIRE(frame && audio, "out of memory");
+    REQUIRE(be_essence2_push_audio(h, audio, 16000) == 0, "push 1");
+    CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
+    /* take the first reply up to its first RAMP frame, then the next reply's audio arrives */
+    int speech1 = 0, got_ramp = 0;
+    double dl = now_s() + 10;
+    while (!got_ramp && now_s() < dl) {
+        int32_t got = be_essence2_pull_frame(h, frame, bytes);
+        REQUIRE(got >= 0, "pull_frame: %d", got);
+        if (got == 0) {
+            sleep_ms(1);
+            continue;
+        }
+        int32_t k = be_essence2_last_frame_kind(h);
+        if (k == KIND_SPEECH) speech1++;
+        if (k == KIND_RAMP && speech1 > 0) got_ramp = 1;
+    }
+    REQUIRE(got_ramp, "no RAMP frame after the first reply's speech");
+    CHECK_EQ("speech frames of the first reply", speech1, 25);
+    int64_t ramp_index = be_essence2_last_frame_index(h);
+    CHECK_EQ("index of the first ramp frame (continues after the speech)", ramp_index, 25);
+    /* the second reply: speech again, its frame indices start at 0 */
+    struct index_check ic = {0, 0, 0, 0, h};
+    REQUIRE(drive_reply(h, audio, 16000, 1, frame, bytes, log, on_frame_index, &ic, 20.0), "second reply");
+    char seq[256];
+    kinds_text(log, seq, sizeof seq);
+    NOTE("after the first RAMP frame: %s", seq);
+    CHECK_EQ("speech frames of the second reply", log->speech, 25);
+    CHECK(log->n == 0 || log->kinds[0] != KIND_IDLE,
+          "a ramp straight into speech: expected no idle frame between the replies, got %s", seq);
+    CHECK(ic.bad == 0, "second reply: %d frame indices wrong (first expected %lld, got %lld): speech indices "
+          "restart at 0 in a new reply", ic.bad, (long long)ic.first_bad_want, (long long)ic.first_bad_got);
+    CHECK_EQ("pulled_speech_frames", be_essence2_pulled_speech_frames(h), 50);
+done:
+    if (h) be_essence2_destroy(h);
+    free(frame);
+    free(audio);
+    free(log);
+}
+
+static void test_set_mode_during_a_reply_loses_no_frame(void) {
+    int32_t w = 0, ht = 0, hw = 0, hh = 0;
+    uint8_t *frame = NULL;
+    int16_t *audio = NULL;
+    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
+    REQUIRE(h != NULL, "no engine");
+    int32_t bytes = w * ht * 3;
+    frame = malloc((size_t)bytes);
+    const int32_t n = 2 * 16000 + 100;
+    audio = synth_speech_alloc(n, 41);
+    REQUIRE(frame && audio, "out of memory");
+    REQUIRE(be_essence2_push_audio(h, audio, n) == 0, "push");
+    CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
+    int speech = 0, wrong_size = 0, switched = 0, saw_idle = 0;
+    int64_t next_index = 0;
+    int index_errors = 0;
+    double dl = now_s() + 20;
+    while (!saw_idle && now_s() < dl) {
+        int32_t want = switched ? hw * hh * 3 : bytes;
+        int32_t got = be_essence2_pull_frame(h, frame, bytes);
+        REQUIRE(got >= 0, "pull_frame: %d", got);
+        if (got == 0) {
+            sleep_ms(1);
+            continue;
+        }
+        if (got != want) wrong_size++;
+        int32_t k = be_essence2_last_frame_kind(h);
+        if (k == KIND_SPEECH) {
+            if (be_essence2_last_frame_index(h) != next_index) index_errors++;
+            next_index++;
+            speech++;
+        }
+        if (k == KIND_IDLE && speech > 0) saw_idle = 1;
+        if (speech == 20 && !switched) {
+            CHECK_EQ("set_mode(HEAD) mid-reply", be_essence2_set_mode(h, BE_ESSENCE2_MODE_HEAD), 0);
+            CHECK_EQ("get_info", be_essence2_get_info(h, &hw, &hh), 0);
+            switched = 1;
+        }
+    }
+    CHECK(saw_idle, "the reply did not end");
+    CHECK_EQ("speech frames with a mode switch mid-reply", speech, frames_for(n));
+    CHECK_EQ("frames of the wrong size for the mode", wrong_size, 0);
+    CHECK_EQ("speech frames out of order or missing", index_errors, 0);
+done:
+    if (h) be_essence2_destroy(h);
+    free(frame);
+    free(audio);
+}
+
+static void test_realtime_stalls_catch_up_at_most_2_frames_and_long_ones_reanchor(void) {
+    int32_t w = 0, ht = 0;
+    uint8_t *frame = NULL;
+    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
+    REQUIRE(h != NULL, "no engine");
+    int32_t bytes = w * ht * 3;
+    frame = malloc((size_t)bytes);
+    REQUIRE(frame, "out of memory");
+    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    /* a short stall (70 ms, less than 2 periods): at most 2 frames back to back */
+    int back_to_back_max = 0;
+    for (int round = 0; round < 3; round++) {
+        REQUIRE(pull_wait(h, frame, bytes, 1.0) == bytes, "no frame");
+        sleep_ms(70);
+        int burst = 0;
+        double t0 = now_s();
+        while (now_s() - t0 < 0.010) /* frames available at once = within 10 ms */
+            if (be_essence2_pull_frame(h, frame, bytes) > 0) burst++;
+        if (burst > back_to_back_max) back_to_back_max = burst;
+    }
+    NOTE("after a 70 ms stall: at most %d frames back to back", back_to_back_max);
+    CHECK(back_to_back_max <= 2, "after a short stall: expected at most 2 frames back to back, got %d",
+          back_to_back_max);
+    /* a long stall (400 ms): the clock re-anchors (counted) instead of bursting 10 frames */
+    REQUIRE(pull_wait(h, frame, bytes, 1.0) == bytes, "no frame");
+    int64_t re0 = be_essence2_reanchor_slots(h);
+    sleep_ms(400);
+    int burst = 0;
+    double t0 = now_s();
+    while (now_s() - t0 < 0.010)
+        if (be_essence2_pull_frame(h, frame, bytes) > 0) burst++;
+    /* then the normal rate again: ~25 in 1 s */
+    int frames = 0;
+    t0 = now_s();
+    while (now_s() - t0 < 1.0) {
+        if (be_essence2_pull_frame(h, frame, bytes) > 0) frames++;
+        sleep_ms(2);
+    }
+    int64_t re = be_essence2_reanchor_slots(h) - re0;
+    NOTE("after a 400 ms stall: %d frames at once, %lld slots re-anchored, then %d frames in 1 s", burst,
+         (long long)re, frames);
+    CHECK(burst <= 2, "after a long stall: expected no burst (at most 2 frames at once), got %d", burst);
+    CHECK(re >= 5, "after a 400 ms stall: expected the dropped slots counted in reanchor_slots (~9), got %lld",
+          (long long)re);
+    CHECK(frames >= 23 && frames <= 26, "after the stall: expected ~25 frames in 1 s, got %d", frames);
+done:
+    if (h) be_essence2_destroy(h);
+    free(frame);
+}
+
+static void test_realtime_reply_skips_late_frames_and_stays_on_its_audio(void) {
+    int32_t w = 0, ht = 0;
+    uint8_t *frame = NULL;
+    int16_t *audio = NULL;
+    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
+    REQUIRE(h != NULL, "no engine");
+    int32_t bytes = w * ht * 3;
+    frame = malloc((size_t)bytes);
+    audio = synth_speech_alloc(2 * 16000, 51);
+    REQUIRE(frame && audio, "out of memory");
+    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    REQUIRE(be_essence2_push_audio(h, audio, 2 * 16000) == 0, "push");
+    CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
+    int speech = 0, stalled = 0, saw_idle = 0, drift_errors = 0;
+    double t_first = 0, worst_drift = 0;
+    int64_t skipped0 = be_essence2_skipped_frames(h);
+    double dl = now_s() + 10;
+    while (!saw_idle && now_s() < dl) {
+        int32_t got = be_essence2_pull_frame(h, frame, bytes);
+        REQUIRE(got >= 0, "pull_frame: %d", got);
+        if (got > 0) {
+            int32_t k = be_essence2_last_frame_kind(h);
+            if (k == KIND_SPEECH) {
+                double t = now_s();
+                int64_t idx = be_essence2_last_frame_index(h);
+                if (speech == 0) t_first = t;
+                /* frame k is shown about k x 40 ms after the first: never a full period late for long */
+                double drift = (t - t_first) - idx * 0.040;
+                if (drift > worst_drift) worst_drift = drift;
+                if (drift > 0.085 || drift < -0.045) drift_errors++;
+                speech++;
+            }
+            if (k == KIND_IDLE && speech > 0) saw_idle = 1;
+            if (speech == 10 && !stalled) {
+                stalled = 1;
+                sleep_ms(300); /* the host stalls for 7.5 frame periods */
+            }
+        }
+        sleep_ms(5);
+    }
+    int64_t skipped = be_essence2_skipped_frames(h) - skipped0;
+    NOTE("speech frames shown %d, skipped %lld, worst lateness %.3f s", speech, (long long)skipped, worst_drift);
+    CHECK(saw_idle, "the reply did not end");
+    CHECK(skipped >= 5 && skipped <= 9, "a 300 ms stall mid-reply: expected ~7 frames skipped, got %lld",
+          (long long)skipped);
+    CHECK_EQ("speech frames shown + skipped", speech + skipped, 50);
+    CHECK_EQ("frames shown off their audio time (late by > 85 ms or early by > 45 ms)", drift_errors, 0);
+done:
+    if (h) be_essence2_destroy(h);
+    free(frame);
+    free(audio);
+}
+
+static void test_playout_position_skips_frames_already_heard(void) {
+    int32_t w = 0, ht = 0;
+    uint8_t *frame = NULL;
+    int16_t *audio = NULL;
+    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
+    REQUIRE(h != NULL, "no engine");
+    int32_t bytes = w * ht * 3;
+    frame = malloc((size_t)bytes);
+    audio = synth_speech_alloc(2 * 16000, 61);
+    REQUIRE(frame && audio, "out of memory");
+    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    REQUIRE(be_essence2_push_audio(h, audio, 2 * 16000) == 0, "push");
+    CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
+    int speech = 0, saw_idle = 0, reported = 0;
+    int64_t first_after = -1, skipped0 = be_essence2_skipped_frames(h), skipped_at_report = 0;
+    double dl = now_s() + 10;
+    while (!saw_idle && now_s() < dl) {
+        int32_t got = be_essence2_pull_frame(h, frame, bytes);
+        REQUIRE(got >= 0, "pull_frame: %d", got);
+        if (got > 0) {
+            int32_t k = be_essence2_last_frame_kind(h);
+            if (k == KIND_SPEECH) {
+                speech++;
+                if (reported && first_after < 0) first_after = be_essence2_last_frame_index(h);
+                if (speech == 5 && !reported) {
+                    /* the host's audio output is ahead: 20 frames' worth has played */
+                    skipped_at_report = be_essence2_skipped_frames(h);
+                    CHECK_EQ("set_playout_position(12800)", be_essence2_set_playout_position(h, 20 * SPF), 0);
+                    reported = 1;
+                }
+            }
+            if (k == KIND_IDLE && speech > 0) saw_idle = 1;
+        }
+        sleep_ms(5);
+    }
+    int64_t skipped = be_essence2_skipped_frames(h) - skipped0;
+    NOTE("speech frames shown %d, first after the report: index %lld, skipped %lld (%lld before the report)",
+         speech, (long long)first_after, (long long)skipped, (long long)(skipped_at_report - skipped0));
+    CHECK(saw_idle, "the reply did not end");
+    CHECK_EQ("index of the first speech frame after 20 frames' audio played", first_after, 20);
+    CHECK_EQ("speech frames shown + skipped", speech + skipped, 50);
+done:
+    if (h) be_essence2_destroy(h);
+    free(frame);
+    free(audio);
+}
+
+static void test_playout_anchor_starts_a_reply_at_the_live_audio_position(void) {
+    int32_t w = 0, ht = 0;
+    uint8_t *frame = NULL;
+    int16_t *audio = NULL;
+    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
+    REQUIRE(h != NULL, "no engine");
+    int32_t bytes = w * ht * 3;
+    frame = malloc((size_t)bytes);
+    audio = synth_speech_alloc(16000, 71);
+    REQUIRE(frame && audio, "out of memory");
+    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    for (int anchor = 0; anchor <= 1; anchor++) {
+        CHECK_EQ("set_playout_anchor", be_essence2_set_playout_anchor(h, anchor), 0);
+        int64_t slots0 = be_essence2_anchor_slots(h);
+        REQUIRE(be_essence2_push_audio(h, audio, 16000) == 0, "push");
+        CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
+        sleep_ms(400); /* the audio started playing 0.4 s ago; nobody took frames */
+        int64_t first = -1;
+        int speech = 0, saw_idle = 0;
+        double dl = now_s() + 10;
+        while (!saw_idle && now_s() < dl) {
+            int32_t got = be_essence2_pull_frame(h, frame, bytes);
+            REQUIRE(got >= 0, "pull_frame: %d", got);
+            if (got > 0) {
+                int32_t k = be_essence2_last_frame_kind(h);
+                if (k == KIND_SPEECH && first < 0) first = be_essence2_last_frame_index(h);
+                if (k == KIND_SPEECH) speech++;
+                if (k == KIND_IDLE && speech > 0) saw_idle = 1;
+            }
+            sleep_ms(5);
+        }
+        int64_t slots = be_essence2_anchor_slots(h) - slots0;
+        NOTE("anchor %s: first speech frame %lld, anchor_slots +%lld, %d speech frames shown", anchor ? "on" : "off",
+             (long long)first, (long long)slots, speech);
+        CHECK(saw_idle, "the reply did not end");
+        if (!anchor) {
+            CHECK_EQ("anchor off: the reply starts at its first frame", first, 0);
+            CHECK_EQ("anchor off: anchor_slots", slots, 0);
+        } else {
+            CHECK(first >= 8 && first <= 13, "anchor on, 0.4 s after the audio began: expected the reply to start "
+                  "near frame 10, got %lld", (long long)first);
+            CHECK_EQ("anchor on: anchor_slots count the frames skipped", slots, first);
+        }
+    }
+done:
+    if (h) be_essence2_destroy(h);
+    free(frame);
+    free(audio);
+}
+
+static void test_engines_are_independent(void) {
+    int32_t w = 0, ht = 0;
+    uint8_t *frame = NULL;
+    int16_t *audio = NULL;
+    struct reply_log *log = calloc(1, sizeof *log);
+    be_essence2_handle a = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
+    be_essence2_handle b = open_engine(BE_ESSENCE2_PACING_UNPACED, NULL, NULL);
+    REQUIRE(a && b && log, "no engines");
+    int32_t bytes = w * ht * 3;
+    frame = malloc((size_t)bytes);
+    audio = synth_speech_alloc(2 * 16000, 81);
+    REQUIRE(frame && audio, "out of memory");
+    REQUIRE(be_essence2_push_audio(a, audio, 2 * 16000) == 0, "push a");
+    REQUIRE(be_essence2_push_audio(b, audio, 16000) == 0, "push b");
+    /* a is interrupted and destroyed mid-reply; b's reply is untouched */
+    REQUIRE(pull_wait(a, frame, bytes, 5.0) == bytes, "frame from a");
+    CHECK_EQ("reset a", be_essence2_reset(a), 0);
+    CHECK_EQ("set_mode(HEAD) on a", be_essence2_set_mode(a, BE_ESSENCE2_MODE_HEAD), 0);
+    CHECK_EQ("destroy a", be_essence2_destroy(a), 0);
+    a = NULL;
+    REQUIRE(drive_reply(b, NULL, 0, 1, frame, bytes, log, NULL, NULL, 20.0), "b's reply");
+    CHECK_EQ("b's speech frames", log->speech, 25);
+    CHECK_SHAPE(log);
+    int32_t bw = 0, bh = 0;
+    CHECK_EQ("get_info b", be_essence2_get_info(b, &bw, &bh), 0);
+    CHECK(bw == w && bh == ht, "b's mode changed with a's: %dx%d", bw, bh);
+done:
+    if (a) be_essence2_destroy(a);
+    if (b) be_essence2_destroy(b);
+    free(frame);
+    free(audio);
+    free(log);
 }
 
 /* ---- threads and lifecycle ---------------------------------------------------------------------------- */
@@ -1449,12 +1836,20 @@ static const struct test_case tests[] = {
     {"corrupt_avatar_files_are_refused_with_a_reason", test_corrupt_avatar_files_are_refused_with_a_reason, 60},
     {"ring_full_returns_minus2_and_queues_nothing", test_ring_full_returns_minus2_and_queues_nothing, 120},
     {"unpaced_speech_frames_equal_ceil_samples_over_640", test_unpaced_speech_frames_equal_ceil_samples_over_640, 120},
+    {"unpaced_first_speech_frame_needs_at_most_0_2_s_of_audio", test_unpaced_first_speech_frame_needs_at_most_0_2_s_of_audio, 30},
     {"reply_kinds_read_idle_speech_ramp_idle", test_reply_kinds_read_idle_speech_ramp_idle, 90},
     {"reset_mid_reply_ramps_from_the_last_frame_shown", test_reset_mid_reply_ramps_from_the_last_frame_shown, 60},
     {"reset_while_idle_does_nothing", test_reset_while_idle_does_nothing, 30},
     {"end_utterance_ends_at_once_silence_ends_after_0_6_s", test_end_utterance_ends_at_once_silence_ends_after_0_6_s, 60},
     {"realtime_tight_loop_gets_at_most_25_frames_a_second", test_realtime_tight_loop_gets_at_most_25_frames_a_second, 30},
     {"realtime_caller_sleeping_40ms_gets_a_frame_each_call", test_realtime_caller_sleeping_40ms_gets_a_frame_each_call, 30},
+    {"ramp_straight_into_new_speech_is_two_replies", test_ramp_straight_into_new_speech_is_two_replies, 60},
+    {"set_mode_during_a_reply_loses_no_frame", test_set_mode_during_a_reply_loses_no_frame, 60},
+    {"realtime_stalls_catch_up_at_most_2_frames_and_long_ones_reanchor", test_realtime_stalls_catch_up_at_most_2_frames_and_long_ones_reanchor, 30},
+    {"realtime_reply_skips_late_frames_and_stays_on_its_audio", test_realtime_reply_skips_late_frames_and_stays_on_its_audio, 30},
+    {"playout_position_skips_frames_already_heard", test_playout_position_skips_frames_already_heard, 30},
+    {"playout_anchor_starts_a_reply_at_the_live_audio_position", test_playout_anchor_starts_a_reply_at_the_live_audio_position, 30},
+    {"engines_are_independent", test_engines_are_independent, 30},
     {"four_pushers_and_one_puller_share_a_handle", test_four_pushers_and_one_puller_share_a_handle, 120},
     {"quiesce_all_stops_eight_live_engines", test_quiesce_all_stops_eight_live_engines, 60},
     {"unpaced_output_is_deterministic_for_a_seed", test_unpaced_output_is_deterministic_for_a_seed, 90},

@@ -55,8 +55,8 @@ run 0 --version && grep -Eq '^essence2 [0-9]+\.[0-9]+\.[0-9]+$' "$T/out"
 check "--version prints 'essence2 X.Y.Z'" [ $? = 0 ]
 run 0 --help && grep -q "essence2 render SPEECH" "$T/out" && grep -q "exit status" "$T/out"
 check "--help lists the commands and the exit statuses" [ $? = 0 ]
-run 0 render --help && grep -q -- "--frames DIR" "$T/out"
-check "render --help describes the render options" [ $? = 0 ]
+run 0 render --help && grep -q -- "--frames DIR" "$T/out" && "$BIN" help render | cmp -s - "$T/out"
+check "render --help (and help render) describe the render options" [ $? = 0 ]
 run 0 bench --help && grep -q -- "--json" "$T/out"
 check "bench --help describes the bench options" [ $? = 0 ]
 run 2
@@ -172,9 +172,10 @@ fails_with 2 "needs a value" "option without its value" render "$T/speech48s.wav
 fails_with 2 "needs a speech file" "render without a speech file" render
 fails_with 2 "unknown command" "unknown command" transmogrify
 fails_with 2 "overwrite" "output that would overwrite the speech" render "$T/speech48s.wav" --avatar "$AVATAR" -o "$T/speech48s.wav"
+fails_with 2 "no extension" "output without an extension" render "$T/speech48s.wav" --avatar "$AVATAR" -o "$T/x"
 fails_with 1 "does not exist" "output in a missing directory" render "$T/speech48s.wav" --avatar "$AVATAR" -o "$T/no/such/dir/x.mp4"
 fails_with 2 "--reps" "bad bench --reps" bench --reps 0
-check "failed renders leave no output behind" [ ! -e "$T/x.mp4" ] && [ ! -e "$T/x.y4m" ]
+check "failed renders leave no output behind" [ ! -e "$T/x.mp4" ] && [ ! -e "$T/x.y4m" ] && [ ! -e "$T/x" ]
 
 echo "tests/cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

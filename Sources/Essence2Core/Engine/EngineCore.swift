@@ -39,9 +39,14 @@ final class EngineCore: Sendable {
 
     func take(into out: UnsafeMutableRawBufferPointer, idleOnly: Bool) -> Engine.PullResult {
         let now = clock.nanoseconds()
-        let result = state.withLock { $0.take(now: now, idleOnly: idleOnly, capacity: out.count) }
+        let (result, needsPlanning) = state.withLock { s in
+            s.needsPlanning = false
+            let result = s.take(now: now, idleOnly: idleOnly, capacity: out.count)
+            return (result, s.needsPlanning)
+        }
         switch result {
         case .notDue:
+            if needsPlanning { wake() }
             return .notDue
         case .tooSmall:
             return .bufferTooSmall

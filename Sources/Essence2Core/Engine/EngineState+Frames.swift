@@ -23,7 +23,10 @@ extension EngineState {
             if tracker.inReply, isShownReplyPending { return .notDue }
         }
         guard let first = idleQueue.first, first.isRendered else {
-            if idleOnly { idleWanted = true }
+            if idleOnly {
+                idleWanted = true
+                needsPlanning = true
+            }
             return .notDue
         }
         idleQueue.removeFirst()
@@ -76,25 +79,34 @@ extension EngineState {
         return nil
     }
 
-    /// When a reply's ramp has begun and the next reply's first frame is ready, the rest of the ramp goes.
+    /// When a reply's ramp has begun and the next reply is there, the rest of the ramp goes: unpaced as soon
+    /// as the next reply's audio is queued (so the output does not depend on render timing), realtime when
+    /// its first frame is ready (so the display never waits).
     private mutating func dropRampBeforeNextReply() {
         guard let front = queue.first, front.kind == .ramp, let shown = lastShown,
-              shown.kind == .ramp, shown.replyID == front.replyID,
-              queue.contains(where: { $0.replyID != front.replyID && $0.isRendered }) else { return }
+              shown.kind == .ramp, shown.replyID == front.replyID else { return }
+        let nextReplyIsThere = pacing == .unpaced
+            ? replies.contains { $0.id != front.replyID }
+            : queue.contains { $0.replyID != front.replyID && $0.isRendered }
+        guard nextReplyIsThere else { return }
         for frame in queue where frame.replyID == front.replyID { recycle(frame.buffer) }
         queue.removeAll { $0.replyID == front.replyID }
         if let r = replies.firstIndex(where: { $0.id == front.replyID }) { replies[r].phase = .done }
         retireFinishedReplies()
+        needsPlanning = true
     }
 
-    /// Playout anchor: a reply starts at the live audio position, skipping frames whose audio has played.
+    /// Playout anchor: a reply starts at the live audio position, skipping its queued frames whose audio has
+    /// played (the planner skips the audio not yet planned, see `skipPlayedAudio`).
     private mutating func skipToLiveAudio(of replyID: UInt64, now: Int64) {
         guard let reply = replies.first(where: { $0.id == replyID }) else { return }
-        let elapsed = Int64((Double(now - reply.firstPush) / 1e9 * 16_000).rounded(.down))
-        let reported = playoutReplyID == replyID ? playout.samplesPlayed : 0
-        let live = max(elapsed, reported)
-        while queue.count > 1, let front = queue.first, front.replyID == replyID, front.kind == .speech,
-              front.audioEnd <= live, queue[1].replyID == replyID {
+        let live = liveAudioPosition(of: reply, now: now)
+        // Keep the reply's last frame when nothing of it remains to plan.
+        func hasLaterFrame() -> Bool {
+            reply.lipSync.bufferedSamples > 0 || (queue.count > 1 && queue[1].replyID == replyID)
+        }
+        while let front = queue.first, front.replyID == replyID, front.kind == .speech, front.audioEnd <= live,
+              hasLaterFrame() {
             anchorSlots += 1
             drop(at: 0)
         }
@@ -104,6 +116,7 @@ extension EngineState {
         recycle(queue[index].buffer)
         queue.remove(at: index)
         retireFinishedReplies()
+        needsPlanning = true
     }
 
     private mutating func show(_ frame: PlannedFrame, now: Int64) -> TakeResult {

@@ -19,7 +19,7 @@ extension EngineState {
         guard !stopped else { return false }
         endRepliesAfterSilence(now: now)
         var waiting = false
-        while queue.count < replyAhead {
+        while plannedAhead < replyAhead {
             guard let r = replies.firstIndex(where: { $0.phase != .done }) else { break }
             // Taken out while planning so its audio is not copied.
             var reply = replies.remove(at: r)
@@ -43,6 +43,13 @@ extension EngineState {
             idleWanted = false
         }
         return waiting || !replies.isEmpty
+    }
+
+    /// Reply frames planned ahead of the display, not counting the rest of a ramp that has begun showing
+    /// (it gives way as soon as the next reply's first frame is ready).
+    var plannedAhead: Int {
+        guard let shown = lastShown, shown.kind == .ramp else { return queue.count }
+        return queue.count - queue.count { $0.replyID == shown.replyID && $0.kind == .ramp }
     }
 
     /// Idle frames are shown now or soon: no reply has frames still to plan, or (realtime) the next reply
@@ -75,6 +82,9 @@ extension EngineState {
     }
 
     private mutating func planReplyFrame(_ reply: inout ReplyInput, now: Int64) -> PlannedFrame? {
+        if pacing == .realtime, playoutAnchor, reply.phase == .speech, timeline?.replyID != reply.id {
+            skipPlayedAudio(of: &reply, now: now)
+        }
         if reply.motionBase == nil {
             let before = queue.last?.motion ?? lastShown?.motion ?? -1
             reply.motionBase = before + 1 - reply.nextIndex
@@ -111,6 +121,29 @@ extension EngineState {
         case .done:
             return nil
         }
+    }
+
+    /// Playout anchor, before a reply is shown: its audio that has already played is passed over (counted in
+    /// `anchorSlots`), so the reply starts at the live position. At least one frame is kept.
+    private mutating func skipPlayedAudio(of reply: inout ReplyInput, now: Int64) {
+        let live = liveAudioPosition(of: reply, now: now)
+        let frame = EngineState.samplesPerFrame
+        while reply.consumed + Int64(frame) <= live {
+            let buffered = reply.lipSync.bufferedSamples
+            let complete = buffered >= frame + LipSyncStream.lookaheadSamples || (reply.ended && buffered > frame)
+            guard complete, reply.lipSync.nextFrame(flush: reply.ended) != nil else { return }
+            reply.consumed += Int64(buffered - reply.lipSync.bufferedSamples)
+            reply.nextIndex += 1
+            anchorSlots += 1
+        }
+    }
+
+    /// Samples of the reply the host has played by `now`: its report, or the wall time since the reply's
+    /// first audio arrived, whichever is further.
+    func liveAudioPosition(of reply: ReplyInput, now: Int64) -> Int64 {
+        let elapsed = Int64((Double(now - reply.firstPush) / 1e9 * 16_000).rounded(.down))
+        let reported = playoutReplyID == reply.id ? playout.samplesPlayed : 0
+        return max(elapsed, reported)
     }
 
     /// Realtime: the reply's next frame must be rendered now, with or without its audio: it is due within

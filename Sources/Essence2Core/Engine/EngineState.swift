@@ -38,6 +38,8 @@ struct EngineState {
     var playoutAnchor = false
     /// Frames were skipped because the host's audio had played them: the next frame re-anchors the timeline.
     var resyncToPlayout = false
+    /// A take dropped frames or asked for an idle frame: the render thread has planning to do.
+    var needsPlanning = false
     var lastShown: ShownFrame?
     var nextID: UInt64 = 1
     var pool: [FrameBuffer] = []

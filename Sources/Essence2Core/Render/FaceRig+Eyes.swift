@@ -32,7 +32,7 @@ extension FaceRig {
                 } else if lowerSet.contains(i) {
                     dy = meet - yL
                 } else if p.y < yU {
-                    dy = (meet - yU) * (1 - smoothstep(0, 1.1 * opening, yU - p.y))
+                    dy = (meet - yU) * (1 - smoothstep(0, 0.75 * opening, yU - p.y))
                 } else if p.y > yL {
                     dy = (meet - yL) * (1 - smoothstep(0, 0.8 * opening, p.y - yL))
                 }

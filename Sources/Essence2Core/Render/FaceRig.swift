@@ -14,6 +14,10 @@ struct FaceRig {
 
     /// Vertex positions in the portrait.
     let source: [SIMD2<Float>]
+    /// Where each vertex samples the portrait: `source`, except that on a portrait photographed with the lips
+    /// apart the inner lip edges sample a little inside the lips, so closed lips meet lip to lip rather than
+    /// showing the teeth-lit edge pixels.
+    let texture: [SIMD2<Float>]
     /// Number of face vertices (they come first); the rest are the band ring.
     let faceCount: Int
     /// Triangles as vertex indices.
@@ -42,7 +46,7 @@ struct FaceRig {
         let n = MediaPipeFace.facePointCount
         guard mesh.points.count >= n else { return nil }
         let pts = mesh.points.prefix(n).map { SIMD2($0.x, $0.y) }
-        guard pts.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        guard pts.allSatisfy({ abs($0.x) < 1e6 && abs($0.y) < 1e6 }) else { return nil }
         let z = mesh.points.prefix(n).map { $0.z.isFinite ? $0.z : 0 }
         let metrics = FaceMetrics(mesh: mesh, landmarks: landmarks)
         let mouth = MouthGeometry(points: pts)
@@ -64,18 +68,23 @@ struct FaceRig {
 
         let ring = FaceRig.bandRing(points: pts, metrics: metrics)
         source = pts + ring
+        var texture = source
+        if mouth.photographedGapMax > 0 {
+            let inset: (Int, Float) -> Void = { i, direction in
+                let u = mouth.frame.local(pts[i]).x
+                let thick = direction < 0 ? mouth.upperInner(u) - mouth.upperOuter(u) : mouth.lowerOuter(u) - mouth.lowerInner(u)
+                texture[i] += mouth.frame.ey * (direction * min(1, 0.35 * max(thick, 0)))
+            }
+            for i in MediaPipeFace.upperInnerLip.dropFirst().dropLast() { inset(i, -1) }
+            for i in MediaPipeFace.lowerInnerLip.dropFirst().dropLast() { inset(i, 1) }
+        }
+        self.texture = texture
         triangles = FaceRig.cleanTriangles(mesh.triangles, vertexCount: n)
             + FaceRig.eyeFillTriangles() + FaceRig.bandTriangles(faceCount: n)
     }
 
     /// Jaw drop per pixel of lip opening when the lips are not pressed.
     var jawPerGap: Float { 1 - FaceRig.upperLipShare }
-
-    /// Whether a face vertex moves at all under `c` (ignoring head motion).
-    func controlsMoveFace(_ c: RigControls) -> Bool {
-        c.gap != 0 || c.jaw != 0 || c.spread != 0 || c.round != 0 || c.press != 0 || c.blink != 0
-            || mouth.photographedGapMax > 0
-    }
 
     /// Destination of every vertex for controls `c`, head transform `head` and screen parallax `parallaxShift`
     /// (pixels at the nose tip); band vertices follow the head as the still background does (`mask`).

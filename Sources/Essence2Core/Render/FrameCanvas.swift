@@ -7,7 +7,7 @@ struct FrameCanvas {
     let dirty: PixelRect
     /// One byte per `dirty` pixel, row-major: non-zero once drawn.
     let coverage: UnsafeMutablePointer<UInt8>
-    let source: UnsafePointer<UInt32>
+    let source: UnsafePointer<UInt64>
     let sourceRect: PixelRect
 
     @inline(__always)
@@ -16,35 +16,41 @@ struct FrameCanvas {
     }
 
     @inline(__always)
-    static func store(_ v: UInt32, _ o: UnsafeMutablePointer<UInt8>) {
+    static func store(_ v: UInt64, _ o: UnsafeMutablePointer<UInt8>) {
         o[0] = UInt8(truncatingIfNeeded: v)
-        o[1] = UInt8(truncatingIfNeeded: v >> 8)
-        o[2] = UInt8(truncatingIfNeeded: v >> 16)
+        o[1] = UInt8(truncatingIfNeeded: v >> 16)
+        o[2] = UInt8(truncatingIfNeeded: v >> 32)
     }
 
-    /// Bilinear sample at fixed-point window coordinates (16 fraction bits, already clamped).
+    /// Bilinear sample at fixed-point window coordinates (16 fraction bits, already clamped). Each channel sits
+    /// in its own 16-bit lane, where 8-bit values times 8-bit weights cannot overflow.
     @inline(__always)
-    static func bilinear(_ src: UnsafePointer<UInt32>, _ stride: Int, _ sx: Int, _ sy: Int) -> UInt32 {
+    static func bilinear(_ src: UnsafePointer<UInt64>, _ stride: Int, _ sx: Int, _ sy: Int) -> UInt64 {
+        let lanes: UInt64 = 0x0000_00FF_00FF_00FF
         let p = src + ((sy >> 16) * stride + (sx >> 16))
-        let fx = UInt32(truncatingIfNeeded: (sx >> 8) & 255), fy = UInt32(truncatingIfNeeded: (sy >> 8) & 255)
+        let fx = UInt64(truncatingIfNeeded: (sx >> 8) & 255), fy = UInt64(truncatingIfNeeded: (sy >> 8) & 255)
         let gx = 256 &- fx, gy = 256 &- fy
-        let c00 = p[0], c01 = p[1], c10 = p[stride], c11 = p[stride + 1]
-        let rbT = ((c00 & 0xFF00FF) &* gx &+ (c01 & 0xFF00FF) &* fx) >> 8 & 0xFF00FF
-        let gT = ((c00 & 0xFF00) &* gx &+ (c01 & 0xFF00) &* fx) >> 8 & 0xFF00
-        let rbB = ((c10 & 0xFF00FF) &* gx &+ (c11 & 0xFF00FF) &* fx) >> 8 & 0xFF00FF
-        let gB = ((c10 & 0xFF00) &* gx &+ (c11 & 0xFF00) &* fx) >> 8 & 0xFF00
-        let rb = (rbT &* gy &+ rbB &* fy) >> 8 & 0xFF00FF
-        let g = (gT &* gy &+ gB &* fy) >> 8 & 0xFF00
-        return rb | g
+        let top = ((p[0] &* gx &+ p[1] &* fx) >> 8) & lanes
+        let bottom = ((p[stride] &* gx &+ p[stride + 1] &* fx) >> 8) & lanes
+        return ((top &* gy &+ bottom &* fy) >> 8) & lanes
     }
 
-    /// x of the edge `p`-`q` at height `y`, computed the same way for both triangles that share the edge.
-    @inline(__always)
-    static func edgeX(_ p: SIMD2<Float>, _ q: SIMD2<Float>, _ y: Float) -> Float {
-        let first = p.y < q.y || (p.y == q.y && p.x < q.x)
-        let s = first ? p : q, t = first ? q : p
-        let dy = t.y - s.y
-        return dy > 0 ? s.x + (y - s.y) * ((t.x - s.x) / dy) : s.x
+    /// One triangle edge as x = `x0 + (y - y0) * slope`, set up from its endpoints in a fixed order so the two
+    /// triangles sharing it compute exactly the same x.
+    struct Edge {
+        var x0: Float, y0: Float, slope: Float
+
+        @inline(__always)
+        init(_ p: SIMD2<Float>, _ q: SIMD2<Float>) {
+            let first = p.y < q.y || (p.y == q.y && p.x < q.x)
+            let s = first ? p : q, t = first ? q : p
+            let dy = t.y - s.y
+            x0 = s.x; y0 = s.y
+            slope = dy > 0 ? (t.x - s.x) / dy : 0
+        }
+
+        @inline(__always)
+        func x(_ y: Float) -> Float { x0 + (y - y0) * slope }
     }
 
     /// Draws the destination triangle `p0 p1 p2` into the still-undrawn pixels of `dirty`, sampling the source
@@ -66,10 +72,11 @@ struct FrameCanvas {
         let maxSX = ((sourceRect.width - 1) << 16) - 1, maxSY = ((sourceRect.height - 1) << 16) - 1
         let dsx = Int((map.a * 65536).rounded()), dsy = Int((map.d * 65536).rounded())
         let src = source
+        let long = Edge(a, c), upper = Edge(a, b), lower = Edge(b, c)
         for y in yStart..<yEnd {
             let yc = Float(y) + 0.5
-            let xa = FrameCanvas.edgeX(a, c, yc)
-            let xb = yc < b.y ? FrameCanvas.edgeX(a, b, yc) : FrameCanvas.edgeX(b, c, yc)
+            let xa = long.x(yc)
+            let xb = yc < b.y ? upper.x(yc) : lower.x(yc)
             let xs = max(dirty.x, Int((min(xa, xb) - 0.5).rounded(.up)))
             let xe = min(dirty.maxX, Int((max(xa, xb) - 0.5).rounded(.up)))
             guard xs < xe else { continue }
@@ -127,35 +134,31 @@ struct FrameCanvas {
                 }
                 continue
             }
+            // Source position = p + w * (head(p) - p), w the mask weight: all in 16.16 fixed point along the row.
             let yc = Float(y) + 0.5
-            var xc = Float(dirty.x) + 0.5
-            var dx = h.a * xc + h.b * yc + h.c - xc
-            var dy = h.d * xc + h.e * yc + h.f - yc
-            let ddx = h.a - 1, ddy = h.d
-            // Where the weight is full the map is the head transform itself: fixed-point steps, no float per pixel.
-            let fullX = Int((min(max(xc + dx - ox, -4096), 65536) * 65536).rounded())
-            let fullY = Int((min(max(yc + dy - oy, -4096), 65536) * 65536).rounded())
-            let stepX = Int((h.a * 65536).rounded()), stepY = Int((h.d * 65536).rounded())
+            let xc = Float(dirty.x) + 0.5
+            let dx = h.a * xc + h.b * yc + h.c - xc
+            let dy = h.d * xc + h.e * yc + h.f - yc
+            let baseX = Int((min(max(xc - ox, -4096), 65536) * 65536).rounded())
+            let baseY = Int((min(max(yc - oy, -4096), 65536) * 65536).rounded())
+            let dispX = Int((min(max(dx, -4096), 4096) * 65536).rounded())
+            let dispY = Int((min(max(dy, -4096), 4096) * 65536).rounded())
+            let stepDX = Int(((h.a - 1) * 65536).rounded()), stepDY = Int((h.d * 65536).rounded())
             var k = 0
             for x in dirty.x..<dirty.maxX {
                 if cov[x] == 0 {
-                    let m = mrow[x]
+                    let m = Int(mrow[x])
                     if m == 0 {
                         FrameCanvas.store(srow[x], o)
-                    } else if m == 255 {
-                        let sx = min(max(fullX &+ stepX &* k, 0), maxSX), sy = min(max(fullY &+ stepY &* k, 0), maxSY)
-                        FrameCanvas.store(FrameCanvas.bilinear(src, stride, sx, sy), o)
                     } else {
-                        let w = Float(m) * (1 / 255)
-                        let qx = xc + w * dx - ox, qy = yc + w * dy - oy
-                        let sx = min(max(Int(qx * 65536), 0), maxSX), sy = min(max(Int(qy * 65536), 0), maxSY)
-                        FrameCanvas.store(FrameCanvas.bilinear(src, stride, sx, sy), o)
+                        let w = m + (m >> 7)  // 0...256
+                        let ddx = dispX &+ stepDX &* k, ddy = dispY &+ stepDY &* k
+                        let sx = baseX &+ (k << 16) &+ ((ddx &* w) >> 8)
+                        let sy = baseY &+ ((ddy &* w) >> 8)
+                        FrameCanvas.store(FrameCanvas.bilinear(src, stride, min(max(sx, 0), maxSX), min(max(sy, 0), maxSY)), o)
                     }
                 }
                 k += 1
-                xc += 1
-                dx += ddx
-                dy += ddy
                 o += 3
             }
         }

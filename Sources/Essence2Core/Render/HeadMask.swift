@@ -60,10 +60,11 @@ struct HeadMask {
                 corners.append(f.world(SIMD2(sx * neckHalf * 1.3, chinY + (sy < 0 ? 0 : neckEnd))))
             }
         }
-        let x0 = max(0, Int(corners.map(\.x).min()!.rounded(.down)) - 1)
-        let y0 = max(0, Int(corners.map(\.y).min()!.rounded(.down)) - 1)
-        let x1 = min(imageWidth, Int(corners.map(\.x).max()!.rounded(.up)) + 1)
-        let y1 = min(imageHeight, Int(corners.map(\.y).max()!.rounded(.up)) + 1)
+        func pixel(_ v: Float) -> Int { v.isFinite ? Int(min(max(v, -1e7), 1e7)) : 0 }
+        let x0 = max(0, pixel(corners.map(\.x).min()!.rounded(.down)) - 1)
+        let y0 = max(0, pixel(corners.map(\.y).min()!.rounded(.down)) - 1)
+        let x1 = min(imageWidth, pixel(corners.map(\.x).max()!.rounded(.up)) + 1)
+        let y1 = min(imageHeight, pixel(corners.map(\.y).max()!.rounded(.up)) + 1)
         let rect = PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
         var values = [UInt8](repeating: 0, count: rect.width * rect.height)
         for y in 0..<rect.height {
@@ -82,12 +83,18 @@ struct HeadMask {
         return HeadMask(rect: rect, values: values)
     }
 
-    /// The avatar's own mask (`width * height` bytes), softened with a box blur of `radius` pixels so its
-    /// edge never shears, and cropped to where it is non-zero.
+    /// The avatar's own mask (`width * height` bytes), cropped to where it is non-zero; a hard mask (nearly all
+    /// 0 or 255) is first softened by two box blurs of `radius` pixels so its edge never shears.
     static func softened(_ mask: [UInt8], width: Int, height: Int, radius: Int) -> HeadMask {
         let full = HeadMask(rect: PixelRect(x: 0, y: 0, width: width, height: height), values: mask)
         let s = full.support
         guard s.width > 0 else { return HeadMask(rect: s, values: []) }
+        var partial = 0, nonZero = 0
+        for v in mask where v != 0 {
+            nonZero += 1
+            if v != 255 { partial += 1 }
+        }
+        if partial * 20 >= nonZero { return full.resampled(to: s) }
         let r = max(radius, 1)
         let grow = 2 * r + 1
         let x0 = max(0, s.x - grow), y0 = max(0, s.y - grow)

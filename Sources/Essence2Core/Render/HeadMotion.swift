@@ -17,12 +17,13 @@ struct HeadMotion {
 
     init(pose: FacePose, metrics m: FaceMetrics, parallaxAmplitude: Float) {
         let roll = sanitized(pose.headRoll, -HeadMotion.maxRoll, HeadMotion.maxRoll)
-        let maxShift = max(2, HeadMotion.maxShiftPerFaceHeight * m.height)
+        let faceHeight = min(m.height, 4096)
+        let maxShift = max(2, HeadMotion.maxShiftPerFaceHeight * faceHeight)
         let shift = SIMD2(sanitized(pose.headShift.x, -maxShift, maxShift), sanitized(pose.headShift.y, -maxShift, maxShift))
         let yaw = sanitized(pose.headYaw, -1, 1), pitch = sanitized(pose.headPitch, -1, 1)
         let breath = sanitized(pose.breath, -1, 1)
         parallax = SIMD2(yaw, pitch) * parallaxAmplitude
-        let lift = -m.frame.ey * (breath * HeadMotion.breathLift * m.height)
+        let lift = -m.frame.ey * (breath * HeadMotion.breathLift * faceHeight)
         let t = shift + lift + parallax * 0.4
         transform = roll == 0 ? Affine2(a: 1, b: 0, c: t.x, d: 0, e: 1, f: t.y)
             : Affine2.rotation(roll, about: m.pivot, translation: t)
@@ -31,6 +32,7 @@ struct HeadMotion {
 
     /// Largest distance, in pixels, any point within `radius` of the neck pivot can move under the limits.
     static func maxDisplacement(metrics m: FaceMetrics, parallaxAmplitude: Float, radius: Float) -> Float {
-        maxRoll * radius + maxShiftPerFaceHeight * m.height * 1.5 + breathLift * m.height + parallaxAmplitude * 1.9 + 2
+        let h = min(m.height, 4096)
+        return maxRoll * radius + maxShiftPerFaceHeight * h * 1.5 + breathLift * h + parallaxAmplitude * 1.9 + 2
     }
 }

@@ -15,6 +15,9 @@ final class MouthInterior {
     let teethShade: UnsafeMutablePointer<Float>
     /// Darkness of the seam where the lips meet, for portraits photographed with the mouth open (else 0).
     let seam: UnsafeMutablePointer<Float>
+    /// Opening of a closed-mouthed portrait's inner lip outlines (landmark noise, under half a pixel) that
+    /// still counts as closed; 0 for a portrait photographed open (the rig closes those lips itself).
+    let slack: UnsafeMutablePointer<Float>
     /// Per frame: upper and lower inner lip y (no opening where upper >= lower).
     let upper: UnsafeMutablePointer<Float>
     let lower: UnsafeMutablePointer<Float>
@@ -31,6 +34,7 @@ final class MouthInterior {
         teethEdge = .allocate(capacity: count)
         teethShade = .allocate(capacity: count)
         seam = .allocate(capacity: count)
+        slack = .allocate(capacity: count)
         upper = .allocate(capacity: count)
         lower = .allocate(capacity: count)
         upper.initialize(repeating: 1e9, count: count)
@@ -58,11 +62,12 @@ final class MouthInterior {
             let convex = 0.9 + 0.1 * sinf(Float.pi * within)
             teethShade[k] = lateral * convex * (1 - 0.16 * (1 - smoothstep(0, lineWidth, nearest)))
             seam[k] = 0.45 * clamp01(m.photographedGap(u) / seamScale)
+            slack[k] = m.photographedGapMax > 0 ? 0 : max(0, m.lowerInner(u) - m.upperInner(u))
         }
     }
 
     deinit {
-        teethEdge.deallocate(); teethShade.deallocate(); seam.deallocate()
+        teethEdge.deallocate(); teethShade.deallocate(); seam.deallocate(); slack.deallocate()
         upper.deallocate(); lower.deallocate()
     }
 
@@ -72,6 +77,7 @@ final class MouthInterior {
         lower.update(repeating: -1e9, count: count)
         MouthInterior.rasterize(up, n, into: upper, gridStart: gridStart, step: step, count: count)
         MouthInterior.rasterize(lo, n, into: lower, gridStart: gridStart, step: step, count: count)
+        for k in 0..<count { lower[k] -= slack[k] }
     }
 
     private static func rasterize(_ p: UnsafePointer<SIMD2<Float>>, _ n: Int, into t: UnsafeMutablePointer<Float>,
@@ -97,7 +103,6 @@ final class MouthInterior {
     func draw(on canvas: FrameCanvas, area: PixelRect, toLocal: Affine2, openingSpan: ClosedRange<Float>,
               centerGap: Float) {
         let pal = palette
-        let lipUnder = pal.lip * 0.85
         let seamColor = pal.lip * 0.35
         let mid = (openingSpan.lowerBound + openingSpan.upperBound) / 2
         let halfOpen = max((openingSpan.upperBound - openingSpan.lowerBound) / 2, 0.5)
@@ -143,8 +148,9 @@ final class MouthInterior {
                         let tip = 1 - 0.1 * (1 - smoothstep(0, 0.3 * tl, edge - v))
                         col += (pal.teeth * (teethShade[k] * shadow * tip) - col) * tcov
                     }
-                    let under = v >= yU && v <= yL ? lipUnder : current
-                    current = under + (col - under) * cov
+                    // Partly covered pixels keep the warped lips (or, just inside the opening, the head-moved
+                    // portrait, which is lip-coloured there) under the interior.
+                    current += (col - current) * cov
                 }
                 if seamA > 0 { current += (seamColor - current) * seamA }
                 o[0] = UInt8(min(max(current.x, 0), 255))

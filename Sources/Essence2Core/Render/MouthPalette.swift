@@ -1,12 +1,11 @@
 /// Colours of the synthesized mouth interior, taken from the portrait (B, G, R, 0...255).
 struct MouthPalette {
     var lip: SIMD3<Float>
-    var skin: SIMD3<Float>
     var teeth: SIMD3<Float>
     var cavity: SIMD3<Float>
     var tongue: SIMD3<Float>
 
-    /// Samples lips, cheeks and, when the portrait shows them, the teeth.
+    /// Samples the lips, the cheeks (for exposure and the light's colour) and, when the portrait shows them, the teeth.
     init(image: UnsafePointer<UInt8>, width: Int, height: Int, points: [SIMD2<Float>], mouth: MouthGeometry,
          faceHeight: Float) {
         func pixel(_ x: Int, _ y: Int) -> SIMD3<Float> {
@@ -38,17 +37,22 @@ struct MouthPalette {
         var skinSum = SIMD3<Float>.zero, skinN: Float = 0
         for i in MediaPipeFace.cheekPoints where i < points.count {
             let cx = Int(points[i].x), cy = Int(points[i].y)
-            for y in max(0, cy - r)...max(0, min(height - 1, cy + r)) {
-                for x in max(0, cx - r)...max(0, min(width - 1, cx + r)) where y < height && x < width {
+            let xa = max(0, cx - r), xb = min(width - 1, cx + r), ya = max(0, cy - r), yb = min(height - 1, cy + r)
+            guard xa <= xb, ya <= yb else { continue }
+            for y in ya...yb {
+                for x in xa...xb {
                     skinSum += pixel(x, y); skinN += 1
                 }
             }
         }
-        skin = skinN > 0 ? skinSum / skinN : SIMD3(120, 150, 190)
+        let skin = skinN > 0 ? skinSum / skinN : SIMD3<Float>(120, 150, 190)
 
         let exposure = min(max(luma(skin) / 160, 0.6), 1.05)
-        let ivory = SIMD3<Float>(178, 212, 230)
-        var teeth = 0.8 * ivory * exposure * 0.85 + 0.2 * skin * 0.85
+        let ivory = SIMD3<Float>(170, 208, 228)
+        // Default teeth: ivory at the portrait's exposure, tinted towards the skin's hue (the light's colour).
+        let base = ivory * (0.82 * exposure)
+        let tinted = skin * (luma(base) / max(luma(skin), 1))
+        var teeth = 0.6 * base + 0.4 * tinted
         if mouth.photographedGapMax >= 2, insideMouth.count >= 8 {
             let sorted = insideMouth.sorted { luma($0) < luma($1) }
             let bright = sorted[(sorted.count * 6 / 10)...]

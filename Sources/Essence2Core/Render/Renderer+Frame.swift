@@ -62,11 +62,14 @@ extension Renderer {
         let up = MediaPipeFace.upperInnerLip, lo = MediaPipeFace.lowerInnerLip
         var area = Bounds()
         var maxGap: Float = -1
+        let closedPortrait = rig.mouth.photographedGapMax == 0
         for k in 0..<up.count {
             lipUpper[k] = toLocal.apply(dest[up[k]])
             lipLower[k] = toLocal.apply(dest[lo[k]])
             area.add(dest[up[k]]); area.add(dest[lo[k]])
-            maxGap = max(maxGap, lipLower[k].y - lipUpper[k].y)
+            // A closed-mouthed portrait's own tiny landmark gaps count as closed.
+            let slack = closedPortrait ? max(0, rig.mouth.lowerInner(lipLower[k].x) - rig.mouth.upperInner(lipLower[k].x)) : 0
+            maxGap = max(maxGap, lipLower[k].y - lipUpper[k].y - slack)
         }
         guard maxGap > 0.02 || rig.mouth.photographedGapMax > 0 else { return }
         mouth.setOpening(upper: lipUpper, lower: lipLower, points: up.count)
@@ -78,6 +81,16 @@ extension Renderer {
         state.openingSpan = xs.min()!...xs.max()!
         let mid = up.count / 2
         state.centerGap = max(0, lipLower[mid].y - lipUpper[mid].y)
+    }
+
+    /// Destination-to-source map of one triangle. A sliver (under half a pixel of area) would amplify any
+    /// rounding into wild sample positions, so it just moves with its centre instead.
+    static func triangleMap(_ p0: SIMD2<Float>, _ p1: SIMD2<Float>, _ p2: SIMD2<Float>,
+                            to s0: SIMD2<Float>, _ s1: SIMD2<Float>, _ s2: SIMD2<Float>) -> Affine2 {
+        let u = p1 - p0, v = p2 - p0
+        if abs(u.x * v.y - u.y * v.x) >= 1, let map = Affine2.mapping(p0, p1, p2, to: s0, s1, s2) { return map }
+        let t = (s0 + s1 + s2 - p0 - p1 - p2) / 3
+        return Affine2(a: 1, b: 0, c: t.x, d: 0, e: 1, f: t.y)
     }
 
     /// Copies the portrait into the parts of the output outside `dirty`.
@@ -110,7 +123,7 @@ extension Renderer {
         let canvas = FrameCanvas(out: out, view: view, dirty: d, coverage: coverage,
                                  source: UnsafePointer(window.pixels), sourceRect: window.rect)
         if let rig {
-            rig.source.withUnsafeBufferPointer { src in
+            rig.texture.withUnsafeBufferPointer { src in
                 for t in rig.triangles {
                     let a = Int(t.x), b = Int(t.y), c = Int(t.z)
                     if !state.drawAll && !(moved[a] || moved[b] || moved[c]) { continue }
@@ -118,8 +131,7 @@ extension Renderer {
                     let minX = min(p0.x, p1.x, p2.x), maxX = max(p0.x, p1.x, p2.x)
                     let minY = min(p0.y, p1.y, p2.y), maxY = max(p0.y, p1.y, p2.y)
                     if maxX < Float(d.x) || minX > Float(d.maxX) || maxY < Float(d.y) || minY > Float(d.maxY) { continue }
-                    guard let map = Affine2.mapping(p0, p1, p2, to: src[a], src[b], src[c]) else { continue }
-                    canvas.drawTriangle(p0, p1, p2, map: map)
+                    canvas.drawTriangle(p0, p1, p2, map: Renderer.triangleMap(p0, p1, p2, to: src[a], src[b], src[c]))
                 }
             }
         }

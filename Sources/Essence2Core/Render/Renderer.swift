@@ -1,5 +1,3 @@
-import Glibc
-
 /// Draws frames of one avatar: the portrait with its face warped by a triangle mesh (piecewise-affine,
 /// bilinear sampling) to follow an articulation, a synthesized mouth interior where the lips part, and the
 /// idle pose (blinks, breathing, head motion).
