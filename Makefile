@@ -4,8 +4,8 @@ SWIFT    ?= swift
 CC       ?= cc
 REL      := .build/release
 LIB      := $(REL)/libessence2.so
-CLI      := $(OUT)/essence2
 OUT      := build
+CLI      := $(OUT)/essence2
 CFLAGS   ?= -O2 -g
 CWARN    := -std=c11 -Wall -Wextra -Werror -Iinclude
 LINKLIB  := -L$(REL) -lessence2 -Wl,-rpath,$(abspath $(REL))
@@ -14,7 +14,7 @@ EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h') Package.swift
 
-.PHONY: all deps build examples test test-swift test-c test-cli demo bench install uninstall clean help
+.PHONY: all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -41,30 +41,33 @@ $(LIB) $(REL)/essence2-cli &: $(SWIFT_SOURCES)
 	$(SWIFT) build -c release
 	@touch $(LIB) $(REL)/essence2-cli
 
-$(CLI): $(REL)/essence2-cli | $(OUT)
+$(CLI): $(REL)/essence2-cli
+	@mkdir -p $(@D)
 	cp $< $@
-
-$(OUT):
-	@mkdir -p $(OUT)
 
 examples: $(EXAMPLES)
 
-$(OUT)/minimal_loop: examples/minimal_loop.c include/essence2.h $(LIB) | $(OUT)
+$(OUT)/minimal_loop: examples/minimal_loop.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
-$(OUT)/render_file: examples/render_file.c include/essence2.h $(LIB) | $(OUT)
+$(OUT)/render_file: examples/render_file.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
-$(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB) | $(OUT)
+$(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ -ldl
 
-$(OUT)/test_abi: tests/c/test_abi.c tests/c/*.h include/essence2.h $(LIB) | $(OUT)
+$(OUT)/test_abi: tests/c/test_abi.c tests/c/*.h include/essence2.h $(LIB)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) -pthread $< -o $@ $(LINKLIB)
 
-$(OUT)/test_abi_asan: tests/c/test_abi.c tests/c/*.h include/essence2.h $(LIB) | $(OUT)
+$(OUT)/test_abi_asan: tests/c/test_abi.c tests/c/*.h include/essence2.h $(LIB)
+	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $< -o $@ $(LINKLIB)
 
-test: deps test-swift test-c test-cli
+test: deps test-swift test-c test-cli test-install
 
 test-swift:
 	$(SWIFT) test
@@ -75,6 +78,9 @@ test-c: all $(CTESTS)
 test-cli: build
 	tests/cli/run.sh $(CLI)
 
+test-install: build
+	tests/install/run.sh
+
 demo: deps build
 	@mkdir -p out
 	$(CLI) render examples/audio/demo.wav --avatar avatars/grace-hopper.imx -o out/demo.mp4
@@ -83,17 +89,15 @@ demo: deps build
 bench: deps build
 	$(CLI) bench --avatar avatars/grace-hopper.imx
 
-$(OUT)/essence2.pc: | $(OUT)
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: essence2\nDescription: on-device talking-avatar engine\nVersion: 1.0.0\nLibs: -L$${libdir} -lessence2\nCflags: -I$${includedir}\n' "$(PREFIX)" > $@
-
-install: build $(OUT)/essence2.pc
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/essence2/avatars
+install: build
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/essence2/avatars
 	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libessence2.so
 	install -m 0644 include/essence2.h $(DESTDIR)$(PREFIX)/include/essence2.h
-	install -m 0644 $(OUT)/essence2.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: essence2\nDescription: on-device talking-avatar engine\nVersion: 1.0.0\nLibs: -L$${libdir} -lessence2\nCflags: -I$${includedir}\n' \
+	  "$(PREFIX)" > $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc
 	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/essence2
 	install -m 0644 avatars/*.imx $(DESTDIR)$(PREFIX)/share/essence2/avatars/
-	@rm -f $(OUT)/essence2.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libessence2.so $(DESTDIR)$(PREFIX)/include/essence2.h \

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# tests/install/run.sh - `make install` into a temporary prefix, then use it as a user would: compile a C
+# program with nothing but `pkg-config --cflags --libs essence2`, run it, and run the installed command
+# from another directory (it must find the installed avatars). Ends with "install: N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.."
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+prefix=$(mktemp -d /tmp/essence2-install.XXXXXX)
+trap 'rm -rf "$prefix"' EXIT
+
+if make --no-print-directory install PREFIX="$prefix" >"$prefix/install.log" 2>&1; then
+  ok "make install PREFIX=$prefix"
+else
+  fail "make install"; cat "$prefix/install.log"
+  echo "install: $passed passed, $failed failed"; exit 1
+fi
+for f in lib/libessence2.so include/essence2.h lib/pkgconfig/essence2.pc bin/essence2 \
+         share/essence2/avatars/grace-hopper.imx; do
+  if [ -e "$prefix/$f" ]; then ok "installed $f"; else fail "missing $f"; fi
+done
+
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+flags=$(pkg-config --cflags --libs essence2) || flags=""
+if [ -n "$flags" ]; then ok "pkg-config --cflags --libs essence2: $flags"; else fail "pkg-config knows essence2"; fi
+# The program sees only the installed header and library.
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror examples/render_file.c -o "$prefix/render_file" $flags \
+     $(pkg-config --cflags --libs sndfile) -Wl,-rpath,"$prefix/lib" 2>"$prefix/cc.log"; then
+  ok "cc examples/render_file.c \$(pkg-config --cflags --libs essence2)"
+else
+  fail "compile against the installed library"; cat "$prefix/cc.log"
+fi
+if [ -x "$prefix/render_file" ] && (cd "$prefix" && ./render_file "$prefix/share/essence2/avatars/grace-hopper.imx" \
+     "$OLDPWD/examples/audio/demo.wav" out.y4m out.wav >run.log 2>&1) && [ -s "$prefix/out.y4m" ]; then
+  if ldd "$prefix/render_file" | grep -q "$prefix/lib/libessence2.so"; then
+    ok "the program runs on the installed library"
+  else
+    fail "the program did not load the installed library"; ldd "$prefix/render_file"
+  fi
+else
+  fail "render_file with the installed library"; cat "$prefix/run.log" 2>/dev/null
+fi
+if (cd "$prefix" && "$prefix/bin/essence2" --version >/dev/null 2>&1); then ok "essence2 --version"; else fail "essence2 --version"; fi
+# From a directory without avatars/, the default avatar comes from PREFIX/share/essence2/avatars.
+if (cd "$prefix" && "$prefix/bin/essence2" render "$OLDPWD/examples/audio/demo.wav" -o "$prefix/default.y4m" \
+     >"$prefix/render.log" 2>&1) && [ -s "$prefix/default.y4m" ]; then
+  ok "installed essence2 render finds the installed default avatar"
+else
+  fail "installed essence2 render with the default avatar"; cat "$prefix/render.log"
+fi
+
+echo "install: $passed passed, $failed failed"
+[ "$failed" = 0 ]
