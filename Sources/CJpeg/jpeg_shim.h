@@ -28,14 +28,20 @@ static void e2_jpeg_emit_message(j_common_ptr info, int level) {
     info->err->num_warnings++;
 }
 
+/* Routes libjpeg's errors and warnings to `errors` (the caller then sets the jump point with setjmp, which
+ * must happen in the function that runs the decoder). */
+static void e2_jpeg_prepare(struct jpeg_decompress_struct *info, struct e2_jpeg_errors *errors) {
+    memset(errors, 0, sizeof *errors);
+    info->err = jpeg_std_error(&errors->mgr);
+    errors->mgr.error_exit = e2_jpeg_error_exit;
+    errors->mgr.emit_message = e2_jpeg_emit_message;
+}
+
 /* Reads the size of a JPEG in memory. Returns 0, or -1 with the reason in message (JMSG_LENGTH_MAX bytes). */
 static inline int e2_jpeg_size(const unsigned char *data, unsigned long size, int *width, int *height, char *message) {
     struct jpeg_decompress_struct info;
     struct e2_jpeg_errors errors;
-    memset(&errors, 0, sizeof errors);
-    info.err = jpeg_std_error(&errors.mgr);
-    errors.mgr.error_exit = e2_jpeg_error_exit;
-    errors.mgr.emit_message = e2_jpeg_emit_message;
+    e2_jpeg_prepare(&info, &errors);
     if (setjmp(errors.jump)) {
         jpeg_destroy_decompress(&info);
         memcpy(message, errors.message, JMSG_LENGTH_MAX);
@@ -57,10 +63,7 @@ static inline int e2_jpeg_decode_bgr(const unsigned char *data, unsigned long si
                                      int width, int height, char *message) {
     struct jpeg_decompress_struct info;
     struct e2_jpeg_errors errors;
-    memset(&errors, 0, sizeof errors);
-    info.err = jpeg_std_error(&errors.mgr);
-    errors.mgr.error_exit = e2_jpeg_error_exit;
-    errors.mgr.emit_message = e2_jpeg_emit_message;
+    e2_jpeg_prepare(&info, &errors);
     if (setjmp(errors.jump)) {
         jpeg_destroy_decompress(&info);
         memcpy(message, errors.message, JMSG_LENGTH_MAX);

@@ -33,6 +33,18 @@ import Glibc
         return nil
     }
 
+    /// Realtime on virtual time: pulls idle frames, 40 ms apart, until the reply's first speech frame.
+    func pullFirstSpeechFrame(_ engine: Engine, clock: ManualClock, into buffer: UnsafeMutableRawBufferPointer)
+        -> FrameKind?
+    {
+        var kind = pullWaiting(engine, into: buffer)
+        while kind == .idle {
+            clock.advance(by: 40 * Self.ms)
+            kind = pullWaiting(engine, into: buffer)
+        }
+        return kind
+    }
+
     /// Unpaced: pulls until an idle frame follows the reply; returns the kinds.
     func drainReply(_ engine: Engine, buffer: UnsafeMutableRawBufferPointer, frames: inout [[UInt8]]) -> [FrameKind] {
         var kinds: [FrameKind] = []
@@ -202,11 +214,7 @@ import Glibc
         _ = push(engine, Self.speech(seconds: 2))
         engine.endUtterance()
         withFrameBuffer(engine) { buffer in
-            var kind = pullWaiting(engine, into: buffer)
-            while kind == .idle {
-                clock.advance(by: 40 * Self.ms)
-                kind = pullWaiting(engine, into: buffer)
-            }
+            let kind = pullFirstSpeechFrame(engine, clock: clock, into: buffer)
             #expect(kind == .speech)
             #expect(engine.lastFrameIndex == 0)
             engine.setPlayoutPosition(640 * 6)
@@ -223,11 +231,7 @@ import Glibc
         _ = push(engine, Self.speech(seconds: 3))
         engine.endUtterance()
         withFrameBuffer(engine) { buffer in
-            var kind = pullWaiting(engine, into: buffer)
-            while kind == .idle {
-                clock.advance(by: 40 * Self.ms)
-                kind = pullWaiting(engine, into: buffer)
-            }
+            #expect(pullFirstSpeechFrame(engine, clock: clock, into: buffer) == .speech)
             clock.advance(by: 400 * Self.ms)  // the host stalls for 10 frame periods
             #expect(pullWaiting(engine, into: buffer) == .speech)
         }

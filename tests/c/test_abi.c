@@ -64,27 +64,24 @@ static be_essence2_handle open_engine_at(const char *file, int line, int32_t pac
 }
 #define open_engine(pacing, w, ht) open_engine_at(__FILE__, __LINE__, (pacing), (w), (ht))
 
-/* Pulls the next frame, waiting at most timeout_s; returns the bytes, 0 on timeout, or the negative code. */
-static int32_t pull_wait(be_essence2_handle h, uint8_t *buf, int32_t cap, double timeout_s) {
+/* be_essence2_pull_frame or be_essence2_idle_frame. */
+typedef int32_t (*frame_call)(be_essence2_handle h, uint8_t *out, int32_t capacity);
+
+/* Calls `call` until it gives a frame, at most timeout_s; returns the bytes, 0 on timeout, or the negative code. */
+static int32_t frame_wait(frame_call call, be_essence2_handle h, uint8_t *buf, int32_t cap, double timeout_s) {
     double deadline = now_s() + timeout_s;
     for (;;) {
-        int32_t r = be_essence2_pull_frame(h, buf, cap);
+        int32_t r = call(h, buf, cap);
         if (r != 0) return r;
         if (now_s() > deadline) return 0;
         sleep_ms(1);
     }
 }
 
+/* Pulls the next frame, waiting at most timeout_s; returns the bytes, 0 on timeout, or the negative code. */
+#define pull_wait(h, buf, cap, timeout_s) frame_wait(be_essence2_pull_frame, (h), (buf), (cap), (timeout_s))
 /* As pull_wait, for be_essence2_idle_frame(). */
-static int32_t idle_wait(be_essence2_handle h, uint8_t *buf, int32_t cap, double timeout_s) {
-    double deadline = now_s() + timeout_s;
-    for (;;) {
-        int32_t r = be_essence2_idle_frame(h, buf, cap);
-        if (r != 0) return r;
-        if (now_s() > deadline) return 0;
-        sleep_ms(1);
-    }
-}
+#define idle_wait(h, buf, cap, timeout_s) frame_wait(be_essence2_idle_frame, (h), (buf), (cap), (timeout_s))
 
 /* Waits (pulling frames, as a host shows idle frames) until is_ready() says 1; returns 1 when it did. */
 static int wait_ready(be_essence2_handle h, uint8_t *buf, int32_t cap, double timeout_s) {
@@ -170,6 +167,160 @@ static int32_t log_frame(be_essence2_handle h, struct reply_log *log, const uint
     return kind;
 }
 
+/* ---- the fixture most tests start from ----------------------------------------------------------------- */
+
+/* An engine on the test avatar, a buffer for one of its frames, a reply log and (when asked) test speech. */
+struct fixture {
+    be_essence2_handle h;
+    int32_t w, ht, bytes; /* the frame size, and the bytes of one B,G,R frame */
+    uint8_t *frame;       /* `bytes` bytes */
+    int16_t *audio;       /* synth_speech_alloc(samples, seed), or NULL; fixture_close frees it */
+    struct reply_log *log;
+};
+
+/* The first half of FIXTURE_OPEN: clears f, allocates the log and opens the engine; 1 when both are there. */
+static int fixture_engine_at(const char *file, int line, struct fixture *f, int32_t pacing) {
+    memset(f, 0, sizeof *f);
+    f->log = calloc(1, sizeof *f->log);
+    f->h = open_engine_at(file, line, pacing, &f->w, &f->ht);
+    f->bytes = f->w * f->ht * 3;
+    return f->h != NULL && f->log != NULL;
+}
+#define fixture_engine(f, pacing) fixture_engine_at(__FILE__, __LINE__, (f), (pacing))
+
+/* The second half: the frame buffer and, when samples > 0, the speech; 1 when all was allocated. */
+static int fixture_buffers(struct fixture *f, int32_t samples, uint32_t seed) {
+    f->frame = malloc((size_t)f->bytes);
+    if (samples > 0) f->audio = synth_speech_alloc(samples, seed);
+    return f->frame != NULL && (samples <= 0 || f->audio != NULL);
+}
+
+/* Opens the fixture (no speech when samples is 0); on failure reports "no engine" or "out of memory" and
+   goes to the test's `done:`, where fixture_close(f) must be (f is always cleared first). */
+#define FIXTURE_OPEN(f, pacing, samples, seed)                                              \
+    do {                                                                                    \
+        REQUIRE(fixture_engine((f), (pacing)), "no engine");                                \
+        REQUIRE(fixture_buffers((f), (samples), (seed)), "out of memory");                  \
+    } while (0)
+
+/* Destroys the engine (when f->h is not NULL), frees the rest and clears f: closing twice is harmless. */
+static void fixture_close(struct fixture *f) {
+    if (f->h) be_essence2_destroy(f->h);
+    free(f->frame);
+    free(f->audio);
+    free(f->log);
+    memset(f, 0, sizeof *f);
+}
+
+/* pull_wait into the fixture's buffer. */
+static int32_t fixture_pull(struct fixture *f, double timeout_s) {
+    return pull_wait(f->h, f->frame, f->bytes, timeout_s);
+}
+
+/* wait_ready on the fixture's engine. */
+static int fixture_ready(struct fixture *f, double timeout_s) {
+    return wait_ready(f->h, f->frame, f->bytes, timeout_s);
+}
+
+/*
+ * A pull loop as hosts write them: pull_frame into the fixture's buffer, count what came, call on_frame for
+ * each frame, sleep pause_ms after a call that gave no frame (after every call with PULL_PAUSE_ALWAYS).
+ * A failed pull is reported ("<what>: <code>") and ends the test, or with PULL_COUNT_ERRORS only counted.
+ * The counts go on across loops on the same puller.
+ */
+#define PULL_PAUSE_ALWAYS 1
+#define PULL_COUNT_ERRORS 2
+#define PULL_UNTIL_IDLE 4 /* stop at an IDLE frame once SPEECH frames came */
+
+struct puller;
+/* Called for each frame pulled (the counts include it, p->got is its size); nonzero stops the loop. */
+typedef int (*pulled_fn)(struct puller *p, int32_t kind);
+
+struct puller {
+    struct fixture *f;
+    double pause_ms;
+    int flags;
+    pulled_fn on_frame; /* or NULL */
+    void *ctx;          /* for on_frame */
+    const char *what;   /* names the call in a report; NULL: "pull_frame" */
+    int32_t got;        /* what the last pull_frame returned */
+    int frames, speech, errors;
+    int stopped; /* the loop stopped (on_frame or PULL_UNTIL_IDLE), not the clock */
+};
+
+/* One pull and its pause: 1 when the loop should stop, 0 to go on, -1 when the pull failed (reported). */
+static int pull_step_at(const char *file, int line, struct puller *p) {
+    struct fixture *f = p->f;
+    int stop = 0;
+    p->got = be_essence2_pull_frame(f->h, f->frame, f->bytes);
+    if (p->got < 0) {
+        if (!(p->flags & PULL_COUNT_ERRORS)) {
+            harness_report(file, line, "%s: %d", p->what ? p->what : "pull_frame", p->got);
+            return -1;
+        }
+        p->errors++;
+    } else if (p->got > 0) {
+        int32_t kind = be_essence2_last_frame_kind(f->h);
+        p->frames++;
+        if (kind == KIND_SPEECH) p->speech++;
+        if (p->on_frame && p->on_frame(p, kind)) stop = 1;
+        if ((p->flags & PULL_UNTIL_IDLE) && kind == KIND_IDLE && p->speech > 0) stop = 1;
+    }
+    if (p->got <= 0 || (p->flags & PULL_PAUSE_ALWAYS)) sleep_ms(p->pause_ms);
+    if (stop) p->stopped = 1;
+    return stop;
+}
+
+/* Steps until the loop stops (p->stopped) or timeout_s passes; -1 when a pull failed (reported). */
+static int pull_loop_at(const char *file, int line, struct puller *p, double timeout_s) {
+    double deadline = now_s() + timeout_s;
+    while (now_s() < deadline) {
+        int r = pull_step_at(file, line, p);
+        if (r != 0) return r;
+    }
+    return 0;
+}
+
+/* pull_step_at / pull_loop_at at the caller's line; a failed pull goes to the test's `done:`. */
+#define PULL_STEP(p)                                                                        \
+    do {                                                                                    \
+        if (pull_step_at(__FILE__, __LINE__, (p)) < 0) goto done;                           \
+    } while (0)
+#define PULL_LOOP(p, timeout_s)                                                             \
+    do {                                                                                    \
+        if (pull_loop_at(__FILE__, __LINE__, (p), (timeout_s)) < 0) goto done;              \
+    } while (0)
+
+/* A puller that shows a paced reply as a host does: a pull every 5 ms until an IDLE frame follows the speech. */
+static struct puller host_puller(struct fixture *f, pulled_fn on_frame, void *ctx) {
+    struct puller p = {.f = f, .pause_ms = 5, .flags = PULL_PAUSE_ALWAYS | PULL_UNTIL_IDLE, .on_frame = on_frame,
+                       .ctx = ctx};
+    return p;
+}
+
+/*
+ * A realtime reply shown by a host: waits until the engine is ready, pushes f's first n samples, ends the
+ * utterance and pulls with `p` (see host_puller) for 10 s at most; `skipped0` gets skipped_frames as the
+ * pulling began. A failure goes to the test's `done:`.
+ */
+#define SHOW_REALTIME_REPLY(f, n, p, skipped0)                                                \
+    do {                                                                                      \
+        REQUIRE(fixture_ready((f), 10.0), "not ready");                                       \
+        REQUIRE(be_essence2_push_audio((f)->h, (f)->audio, (n)) == 0, "push");                \
+        CHECK_EQ("end_utterance", be_essence2_end_utterance((f)->h), 0);                      \
+        (skipped0) = be_essence2_skipped_frames((f)->h);                                      \
+        PULL_LOOP((p), 10.0);                                                                 \
+    } while (0)
+
+/* Frames pulled within `seconds` (failed pulls ignored), sleeping pause_ms after every call. */
+static int frames_within(struct fixture *f, double seconds, double pause_ms) {
+    struct puller p = {.f = f, .pause_ms = pause_ms, .flags = PULL_PAUSE_ALWAYS | PULL_COUNT_ERRORS};
+    (void)pull_loop_at(__FILE__, __LINE__, &p, seconds);
+    return p.frames;
+}
+
+/* ---- replies ------------------------------------------------------------------------------------------- */
+
 /*
  * One unpaced reply: pushes `n` samples (all-or-nothing pushes of at most a ring's worth; when the ring is
  * full, pulls frames and pushes again), calls end_utterance when `end` is set, then pulls until an IDLE
@@ -238,8 +389,13 @@ static int drive_reply_at(const char *file, int line, be_essence2_handle h, cons
                        frame_bytes);
     return 1;
 }
-#define drive_reply(h, audio, n, end, frame, bytes, log, cb, ctx, timeout) \
-    drive_reply_at(__FILE__, __LINE__, (h), (audio), (n), (end), (frame), (bytes), (log), (cb), (ctx), (timeout))
+/* drive_reply_at on the fixture's engine, buffer and log. */
+#define drive_reply(f, audio, n, end, cb, ctx, timeout) \
+    drive_reply_on((f), (f)->h, (audio), (n), (end), (cb), (ctx), (timeout))
+/* The same on another engine `h` (with the fixture's buffer and log). */
+#define drive_reply_on(f, h, audio, n, end, cb, ctx, timeout)                                                  \
+    drive_reply_at(__FILE__, __LINE__, (h), (audio), (n), (end), (f)->frame, (f)->bytes, (f)->log, (cb), (ctx), \
+                   (timeout))
 
 /* Whether the logged kinds read IDLE* SPEECH+ RAMP+ IDLE (the last frame the first IDLE after speech). */
 static int reply_shape_ok(const struct reply_log *log) {
@@ -455,144 +611,129 @@ static void test_api_secret_set_and_clear_and_sessions_still_start(void) {
 }
 
 static void test_short_buffers_negative_counts_and_bad_modes_are_refused(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
+    struct fixture f;
     int16_t *big = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 0, 0);
     big = calloc((size_t)RING + 1, sizeof *big);
-    REQUIRE(frame && big, "out of memory");
+    REQUIRE(big, "out of memory");
     /* a frame is there to take (none taken yet), so the refusals below are about the arguments */
     double deadline = now_s() + 10.0;
-    while (be_essence2_frames_available(h) <= 0 && now_s() < deadline) sleep_ms(1);
-    REQUIRE(be_essence2_frames_available(h) > 0, "no frame available within 10 s");
+    while (be_essence2_frames_available(f.h) <= 0 && now_s() < deadline) sleep_ms(1);
+    REQUIRE(be_essence2_frames_available(f.h) > 0, "no frame available within 10 s");
 
-    CHECK_EQ("pull_frame(capacity one byte short)", be_essence2_pull_frame(h, frame, bytes - 1), -1);
-    CHECK_EQ("idle_frame(capacity one byte short)", be_essence2_idle_frame(h, frame, bytes - 1), -1);
-    CHECK_EQ("pull_frame(capacity 0)", be_essence2_pull_frame(h, frame, 0), -1);
-    CHECK_EQ("pull_frame(capacity -1)", be_essence2_pull_frame(h, frame, -1), -1);
-    CHECK_EQ("pull_frame(NULL out)", be_essence2_pull_frame(h, NULL, bytes), -1);
-    CHECK_EQ("idle_frame(NULL out)", be_essence2_idle_frame(h, NULL, bytes), -1);
-    CHECK_EQ("last_frame_kind after refused pulls", be_essence2_last_frame_kind(h), -1);
-    CHECK_EQ("pull_frame(exact capacity)", pull_wait(h, frame, bytes, 5.0), bytes);
+    CHECK_EQ("pull_frame(capacity one byte short)", be_essence2_pull_frame(f.h, f.frame, f.bytes - 1), -1);
+    CHECK_EQ("idle_frame(capacity one byte short)", be_essence2_idle_frame(f.h, f.frame, f.bytes - 1), -1);
+    CHECK_EQ("pull_frame(capacity 0)", be_essence2_pull_frame(f.h, f.frame, 0), -1);
+    CHECK_EQ("pull_frame(capacity -1)", be_essence2_pull_frame(f.h, f.frame, -1), -1);
+    CHECK_EQ("pull_frame(NULL out)", be_essence2_pull_frame(f.h, NULL, f.bytes), -1);
+    CHECK_EQ("idle_frame(NULL out)", be_essence2_idle_frame(f.h, NULL, f.bytes), -1);
+    CHECK_EQ("last_frame_kind after refused pulls", be_essence2_last_frame_kind(f.h), -1);
+    CHECK_EQ("pull_frame(exact capacity)", fixture_pull(&f, 5.0), f.bytes);
 
-    CHECK_EQ("push_audio(count -1)", be_essence2_push_audio(h, big, -1), -1);
-    CHECK_EQ("push_audio(count INT32_MIN)", be_essence2_push_audio(h, big, INT32_MIN), -1);
-    CHECK_EQ("push_audio(count ring+1)", be_essence2_push_audio(h, big, RING + 1), -1);
-    CHECK_EQ("push_audio(NULL, 640)", be_essence2_push_audio(h, NULL, SPF), -1);
-    CHECK_EQ("push_audio(NULL, 0)", be_essence2_push_audio(h, NULL, 0), 0);
-    CHECK_EQ("push_audio(samples, 0)", be_essence2_push_audio(h, big, 0), 0);
+    CHECK_EQ("push_audio(count -1)", be_essence2_push_audio(f.h, big, -1), -1);
+    CHECK_EQ("push_audio(count INT32_MIN)", be_essence2_push_audio(f.h, big, INT32_MIN), -1);
+    CHECK_EQ("push_audio(count ring+1)", be_essence2_push_audio(f.h, big, RING + 1), -1);
+    CHECK_EQ("push_audio(NULL, 640)", be_essence2_push_audio(f.h, NULL, SPF), -1);
+    CHECK_EQ("push_audio(NULL, 0)", be_essence2_push_audio(f.h, NULL, 0), 0);
+    CHECK_EQ("push_audio(samples, 0)", be_essence2_push_audio(f.h, big, 0), 0);
 
     int32_t gw = 0, gh = 0;
-    CHECK_EQ("get_info(width NULL)", be_essence2_get_info(h, NULL, &gh), -1);
-    CHECK_EQ("get_info(height NULL)", be_essence2_get_info(h, &gw, NULL), -1);
-    CHECK_EQ("set_mode(2)", be_essence2_set_mode(h, 2), -2);
-    CHECK_EQ("set_mode(-1)", be_essence2_set_mode(h, -1), -2);
-    CHECK_EQ("set_pacing(2)", be_essence2_set_pacing(h, 2), -2);
-    CHECK_EQ("set_pacing(-1)", be_essence2_set_pacing(h, -1), -2);
-    CHECK_EQ("set_playout_position(-1)", be_essence2_set_playout_position(h, -1), -1);
-    CHECK_EQ("set_playout_position(0)", be_essence2_set_playout_position(h, 0), 0);
-    CHECK_EQ("set_playout_anchor(7)", be_essence2_set_playout_anchor(h, 7), 0);
-    CHECK_EQ("set_playout_anchor(0)", be_essence2_set_playout_anchor(h, 0), 0);
-    CHECK_EQ("set_seed(0)", be_essence2_set_seed(h, 0), 0);
-    CHECK_EQ("set_seed(UINT64_MAX)", be_essence2_set_seed(h, UINT64_MAX), 0);
-    CHECK_EQ("render_status(NULL reason, len 5)", be_essence2_render_status(h, NULL, 5, NULL), -1);
-    CHECK_EQ("render_status(NULL, 0, NULL)", be_essence2_render_status(h, NULL, 0, NULL), 0);
-    CHECK_EQ("end_utterance without a reply", be_essence2_end_utterance(h), 0);
-    CHECK_EQ("reset without a reply", be_essence2_reset(h), 0);
+    CHECK_EQ("get_info(width NULL)", be_essence2_get_info(f.h, NULL, &gh), -1);
+    CHECK_EQ("get_info(height NULL)", be_essence2_get_info(f.h, &gw, NULL), -1);
+    CHECK_EQ("set_mode(2)", be_essence2_set_mode(f.h, 2), -2);
+    CHECK_EQ("set_mode(-1)", be_essence2_set_mode(f.h, -1), -2);
+    CHECK_EQ("set_pacing(2)", be_essence2_set_pacing(f.h, 2), -2);
+    CHECK_EQ("set_pacing(-1)", be_essence2_set_pacing(f.h, -1), -2);
+    CHECK_EQ("set_playout_position(-1)", be_essence2_set_playout_position(f.h, -1), -1);
+    CHECK_EQ("set_playout_position(0)", be_essence2_set_playout_position(f.h, 0), 0);
+    CHECK_EQ("set_playout_anchor(7)", be_essence2_set_playout_anchor(f.h, 7), 0);
+    CHECK_EQ("set_playout_anchor(0)", be_essence2_set_playout_anchor(f.h, 0), 0);
+    CHECK_EQ("set_seed(0)", be_essence2_set_seed(f.h, 0), 0);
+    CHECK_EQ("set_seed(UINT64_MAX)", be_essence2_set_seed(f.h, UINT64_MAX), 0);
+    CHECK_EQ("render_status(NULL reason, len 5)", be_essence2_render_status(f.h, NULL, 5, NULL), -1);
+    CHECK_EQ("render_status(NULL, 0, NULL)", be_essence2_render_status(f.h, NULL, 0, NULL), 0);
+    CHECK_EQ("end_utterance without a reply", be_essence2_end_utterance(f.h), 0);
+    CHECK_EQ("reset without a reply", be_essence2_reset(f.h), 0);
     /* the engine still works after all that */
-    CHECK_EQ("pull_frame after the refusals", pull_wait(h, frame, bytes, 5.0), bytes);
+    CHECK_EQ("pull_frame after the refusals", fixture_pull(&f, 5.0), f.bytes);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
+    fixture_close(&f);
     free(big);
 }
 
 static void test_fresh_engine_reports_no_frame_yet_and_is_healthy(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    NOTE("frame size %dx%d", w, ht);
-    CHECK_EQ("last_frame_kind before any frame", be_essence2_last_frame_kind(h), -1);
-    CHECK_EQ("last_frame_index before any frame", be_essence2_last_frame_index(h), -1);
-    CHECK_EQ("pulled_speech_frames before any frame", be_essence2_pulled_speech_frames(h), 0);
-    CHECK_EQ("skipped_frames", be_essence2_skipped_frames(h), 0);
-    CHECK_EQ("reanchor_slots", be_essence2_reanchor_slots(h), 0);
-    CHECK_EQ("anchor_slots", be_essence2_anchor_slots(h), 0);
-    int32_t avail = be_essence2_frames_available(h);
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_REALTIME, 0, 0);
+    NOTE("frame size %dx%d", f.w, f.ht);
+    CHECK_EQ("last_frame_kind before any frame", be_essence2_last_frame_kind(f.h), -1);
+    CHECK_EQ("last_frame_index before any frame", be_essence2_last_frame_index(f.h), -1);
+    CHECK_EQ("pulled_speech_frames before any frame", be_essence2_pulled_speech_frames(f.h), 0);
+    CHECK_EQ("skipped_frames", be_essence2_skipped_frames(f.h), 0);
+    CHECK_EQ("reanchor_slots", be_essence2_reanchor_slots(f.h), 0);
+    CHECK_EQ("anchor_slots", be_essence2_anchor_slots(f.h), 0);
+    int32_t avail = be_essence2_frames_available(f.h);
     CHECK(avail >= 0, "frames_available: expected >= 0, got %d", avail);
-    int32_t ready = be_essence2_is_ready(h);
+    int32_t ready = be_essence2_is_ready(f.h);
     CHECK(ready == 0 || ready == 1, "is_ready: expected 0 or 1, got %d", ready);
 
     char reason[128];
     memset(reason, 'x', sizeof reason);
     int64_t failures = -7;
-    CHECK_EQ("render_status (healthy)", be_essence2_render_status(h, reason, (int32_t)sizeof reason, &failures), 0);
+    CHECK_EQ("render_status (healthy)", be_essence2_render_status(f.h, reason, (int32_t)sizeof reason, &failures), 0);
     CHECK(reason[0] == '\0', "render_status: expected an empty reason when healthy, got \"%.*s\"", 40, reason);
     CHECK_EQ("render_status failures", failures, 0);
 
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    REQUIRE(frame, "out of memory");
     double t0 = now_s();
-    REQUIRE(wait_ready(h, frame, bytes, 10.0), "is_ready never became 1 within 10 s");
+    REQUIRE(fixture_ready(&f, 10.0), "is_ready never became 1 within 10 s");
     NOTE("ready after %.3f s", now_s() - t0);
-    int32_t got = pull_wait(h, frame, bytes, 2.0);
-    CHECK_EQ("pull_frame on a ready engine (within 2 s)", got, bytes);
-    CHECK_EQ("last_frame_kind of a frame between replies", be_essence2_last_frame_kind(h), KIND_IDLE);
-    CHECK_EQ("last_frame_index of an idle frame", be_essence2_last_frame_index(h), -1);
-    if (got == bytes) {
+    int32_t got = fixture_pull(&f, 2.0);
+    CHECK_EQ("pull_frame on a ready engine (within 2 s)", got, f.bytes);
+    CHECK_EQ("last_frame_kind of a frame between replies", be_essence2_last_frame_kind(f.h), KIND_IDLE);
+    CHECK_EQ("last_frame_index of an idle frame", be_essence2_last_frame_index(f.h), -1);
+    if (got == f.bytes) {
         /* a real picture: not one flat colour, not black or white */
         long sum = 0;
         uint8_t lo = 255, hi = 0;
-        for (int32_t i = 0; i < bytes; i++) {
-            sum += frame[i];
-            if (frame[i] < lo) lo = frame[i];
-            if (frame[i] > hi) hi = frame[i];
+        for (int32_t i = 0; i < f.bytes; i++) {
+            sum += f.frame[i];
+            if (f.frame[i] < lo) lo = f.frame[i];
+            if (f.frame[i] > hi) hi = f.frame[i];
         }
-        double mean = (double)sum / bytes;
+        double mean = (double)sum / f.bytes;
         CHECK(mean > 10 && mean < 245 && hi - lo > 64, "frame: expected a portrait, got mean %.1f, range %d..%d",
               mean, lo, hi);
     }
-    CHECK_EQ("idle_frame (within 2 s)", idle_wait(h, frame, bytes, 2.0), bytes);
-    CHECK_EQ("last_frame_kind after idle_frame", be_essence2_last_frame_kind(h), KIND_IDLE);
+    CHECK_EQ("idle_frame (within 2 s)", idle_wait(f.h, f.frame, f.bytes, 2.0), f.bytes);
+    CHECK_EQ("last_frame_kind after idle_frame", be_essence2_last_frame_kind(f.h), KIND_IDLE);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
+    fixture_close(&f);
 }
 
 static void test_idle_frames_keep_moving_between_replies(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *a = NULL, *b = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    a = malloc((size_t)bytes);
-    b = malloc((size_t)bytes);
-    REQUIRE(a && b, "out of memory");
-    REQUIRE(pull_wait(h, a, bytes, 10.0) == bytes, "no first frame within 10 s");
+    struct fixture f;
+    uint8_t *b = NULL; /* the frame after f.frame; they swap after each comparison */
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 0, 0);
+    b = malloc((size_t)f.bytes);
+    REQUIRE(b, "out of memory");
+    REQUIRE(fixture_pull(&f, 10.0) == f.bytes, "no first frame within 10 s");
     int changed = 0, pairs = 0;
     double biggest = 0;
     for (int i = 0; i < 100; i++) { /* 4 s of video */
-        REQUIRE(pull_wait(h, b, bytes, 5.0) == bytes, "no idle frame within 5 s (after %d)", i);
-        CHECK_EQ("kind", be_essence2_last_frame_kind(h), KIND_IDLE);
+        REQUIRE(pull_wait(f.h, b, f.bytes, 5.0) == f.bytes, "no idle frame within 5 s (after %d)", i);
+        CHECK_EQ("kind", be_essence2_last_frame_kind(f.h), KIND_IDLE);
         pairs++;
-        if (memcmp(a, b, (size_t)bytes) != 0) changed++;
-        double d = max_block_diff(a, b, w, ht);
+        if (memcmp(f.frame, b, (size_t)f.bytes) != 0) changed++;
+        double d = max_block_diff(f.frame, b, f.w, f.ht);
         if (d > biggest) biggest = d;
-        uint8_t *t = a;
-        a = b;
+        uint8_t *t = f.frame;
+        f.frame = b;
         b = t;
     }
     NOTE("%d of %d consecutive idle frames differ; largest block change %.1f", changed, pairs, biggest);
     CHECK(changed * 3 >= pairs, "idle motion: expected at least a third of consecutive frames to differ, got %d of %d",
           changed, pairs);
 done:
-    if (h) be_essence2_destroy(h);
-    free(a);
+    fixture_close(&f);
     free(b);
 }
 
@@ -724,23 +865,15 @@ done:
 /* ---- audio, frames, replies ------------------------------------------------------------------------- */
 
 static void test_ring_full_returns_minus2_and_queues_nothing(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    struct reply_log *log = calloc(1, sizeof *log);
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL && log, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(RING, 7);
-    REQUIRE(frame && audio, "out of memory");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, RING, 7);
 
     /* nobody pulls: the render queue fills, then the ring */
     int64_t accepted = 0;
     int full = 0;
     const int32_t chunk = 16000;
     for (int i = 0; i < 100 && !full; i++) {
-        int32_t rc = be_essence2_push_audio(h, audio + (accepted % (RING - chunk)), chunk);
+        int32_t rc = be_essence2_push_audio(f.h, f.audio + (accepted % (RING - chunk)), chunk);
         if (rc == 0)
             accepted += chunk;
         else if (rc == BE_ESSENCE2_ERR_FULL)
@@ -752,25 +885,22 @@ static void test_ring_full_returns_minus2_and_queues_nothing(void) {
     REQUIRE(full, "push_audio never returned -2 after 100 s of audio with nobody pulling");
     CHECK(accepted >= 160000, "the ring holds at least 10 s: expected >= 160000 samples queued, got %lld",
           (long long)accepted);
-    int32_t rc = be_essence2_push_audio(h, audio, RING);
+    int32_t rc = be_essence2_push_audio(f.h, f.audio, RING);
     CHECK_EQ("push_audio(a whole ring) into a full ring", rc, -2);
     if (rc == 0) accepted += RING;
-    rc = be_essence2_push_audio(h, audio, chunk);
+    rc = be_essence2_push_audio(f.h, f.audio, chunk);
     CHECK(rc == -2 || rc == 0, "push_audio(16000) again: expected -2 (or 0 if the renderer made room), got %d", rc);
     if (rc == 0) accepted += chunk;
 
     /* all-or-nothing: the refused pushes added no sample, so the reply has exactly ceil(accepted/640) frames */
-    REQUIRE(drive_reply(h, NULL, 0, 1, frame, bytes, log, NULL, NULL, 60.0), "reply did not end");
-    CHECK_EQ("speech frames of the accepted audio", log->speech, frames_for(accepted));
-    CHECK_EQ("pulled_speech_frames", be_essence2_pulled_speech_frames(h), frames_for(accepted));
-    CHECK_SHAPE(log);
-    NOTE("%d speech frames rendered unpaced in %.2f s (%.1f frames/s)", log->speech, log->seconds,
-         log->n / (log->seconds > 0 ? log->seconds : 1));
+    REQUIRE(drive_reply(&f, NULL, 0, 1, NULL, NULL, 60.0), "reply did not end");
+    CHECK_EQ("speech frames of the accepted audio", f.log->speech, frames_for(accepted));
+    CHECK_EQ("pulled_speech_frames", be_essence2_pulled_speech_frames(f.h), frames_for(accepted));
+    CHECK_SHAPE(f.log);
+    NOTE("%d speech frames rendered unpaced in %.2f s (%.1f frames/s)", f.log->speech, f.log->seconds,
+         f.log->n / (f.log->seconds > 0 ? f.log->seconds : 1));
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
-    free(log);
+    fixture_close(&f);
 }
 
 struct index_check {
@@ -798,191 +928,140 @@ static void on_frame_index(void *ctx, const uint8_t *frame, int32_t bytes, int32
 
 static void test_unpaced_speech_frames_equal_ceil_samples_over_640(void) {
     static const int32_t lengths[] = {6400, 6401, 6399, 640, 1, 639, 12345, 50017, 3 * 16000 + 17};
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    struct reply_log *log = calloc(1, sizeof *log);
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL && log, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(4 * 16000, 11);
-    REQUIRE(frame && audio, "out of memory");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 4 * 16000, 11);
     int64_t total_speech = 0;
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
         int32_t n = lengths[i];
-        struct index_check ic = {0, 0, 0, 0, h};
-        if (!drive_reply(h, audio, n, 1, frame, bytes, log, on_frame_index, &ic, 20.0)) continue;
+        struct index_check ic = {0, 0, 0, 0, f.h};
+        if (!drive_reply(&f, f.audio, n, 1, on_frame_index, &ic, 20.0)) continue;
         char label[64];
         snprintf(label, sizeof label, "speech frames for %d samples", n);
-        CHECK_EQ(label, log->speech, frames_for(n));
-        CHECK_SHAPE(log);
+        CHECK_EQ(label, f.log->speech, frames_for(n));
+        CHECK_SHAPE(f.log);
         CHECK(ic.bad == 0, "%d samples: last_frame_index: %d frames wrong, first expected %lld, got %lld "
               "(speech frames count 0.., ramp frames >= 0, idle -1)", n, ic.bad, (long long)ic.first_bad_want,
               (long long)ic.first_bad_got);
-        total_speech += log->speech;
+        total_speech += f.log->speech;
     }
-    CHECK_EQ("pulled_speech_frames over all replies", be_essence2_pulled_speech_frames(h), total_speech);
-    CHECK_EQ("skipped_frames (unpaced)", be_essence2_skipped_frames(h), 0);
+    CHECK_EQ("pulled_speech_frames over all replies", be_essence2_pulled_speech_frames(f.h), total_speech);
+    CHECK_EQ("skipped_frames (unpaced)", be_essence2_skipped_frames(f.h), 0);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
-    free(log);
+    fixture_close(&f);
+}
+
+/* Counts (in the int at p->ctx) the frames other than SPEECH that follow a SPEECH frame. */
+static int count_non_speech_after_speech(struct puller *p, int32_t kind) {
+    if (kind != KIND_SPEECH && p->speech > 0) ++*(int *)p->ctx;
+    return 0;
 }
 
 static void test_unpaced_first_speech_frame_needs_at_most_0_2_s_of_audio(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    struct reply_log *log = calloc(1, sizeof *log);
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL && log, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(16000, 91);
-    REQUIRE(frame && audio, "out of memory");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 16000, 91);
     /* 0.2 s of audio, no end_utterance: some speech must come out now (well before the 0.6 s rule) */
-    REQUIRE(be_essence2_push_audio(h, audio, 3200) == 0, "push 0.2 s");
-    double t0 = now_s();
-    int speech = 0, other = 0;
-    while (now_s() - t0 < 0.3) {
-        int32_t got = be_essence2_pull_frame(h, frame, bytes);
-        REQUIRE(got >= 0, "pull_frame: %d", got);
-        if (got > 0) {
-            if (be_essence2_last_frame_kind(h) == KIND_SPEECH)
-                speech++;
-            else if (speech > 0)
-                other++;
-        } else {
-            sleep_ms(1);
-        }
-    }
+    REQUIRE(be_essence2_push_audio(f.h, f.audio, 3200) == 0, "push 0.2 s");
+    int other = 0;
+    struct puller p = {.f = &f, .pause_ms = 1, .on_frame = count_non_speech_after_speech, .ctx = &other};
+    PULL_LOOP(&p, 0.3);
+    int speech = p.speech;
     NOTE("0.2 s of audio pushed: %d speech frames within 0.3 s", speech);
     CHECK(speech >= 1, "0.2 s of audio pushed: expected a speech frame at once, got none within 0.3 s");
     CHECK(speech <= 5, "0.2 s of audio (5 frames) pushed: got %d speech frames (unpaced invents no audio)", speech);
     CHECK_EQ("non-speech frames in the middle of a reply (unpaced)", other, 0);
     /* the rest of the second, then end: 25 in all */
-    REQUIRE(drive_reply(h, audio + 3200, 16000 - 3200, 1, frame, bytes, log, NULL, NULL, 20.0), "reply");
-    CHECK_EQ("speech frames of 1 s pushed in two parts", speech + log->speech, 25);
+    REQUIRE(drive_reply(&f, f.audio + 3200, 16000 - 3200, 1, NULL, NULL, 20.0), "reply");
+    CHECK_EQ("speech frames of 1 s pushed in two parts", speech + f.log->speech, 25);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
-    free(log);
+    fixture_close(&f);
 }
 
 static void test_reply_kinds_read_idle_speech_ramp_idle(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    struct reply_log *log = calloc(1, sizeof *log);
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL && log, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(2 * 16000, 5);
-    REQUIRE(frame && audio, "out of memory");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 2 * 16000, 5);
     /* show a few idle frames first, as a host does between replies */
-    for (int i = 0; i < 5; i++) REQUIRE(pull_wait(h, frame, bytes, 10.0) == bytes, "no idle frame");
-    CHECK_EQ("kind between replies", be_essence2_last_frame_kind(h), KIND_IDLE);
-    REQUIRE(drive_reply(h, audio, 2 * 16000, 1, frame, bytes, log, NULL, NULL, 20.0), "reply did not end");
-    CHECK_SHAPE(log);
-    CHECK_EQ("speech frames of 2 s", log->speech, 50);
+    for (int i = 0; i < 5; i++) REQUIRE(fixture_pull(&f, 10.0) == f.bytes, "no idle frame");
+    CHECK_EQ("kind between replies", be_essence2_last_frame_kind(f.h), KIND_IDLE);
+    REQUIRE(drive_reply(&f, f.audio, 2 * 16000, 1, NULL, NULL, 20.0), "reply did not end");
+    CHECK_SHAPE(f.log);
+    CHECK_EQ("speech frames of 2 s", f.log->speech, 50);
     char seq[256];
-    kinds_text(log, seq, sizeof seq);
+    kinds_text(f.log, seq, sizeof seq);
     NOTE("kinds: %s", seq);
     /* the next frames are idle, and a second reply has the same shape */
     for (int i = 0; i < 5; i++) {
-        REQUIRE(pull_wait(h, frame, bytes, 5.0) == bytes, "no idle frame after the reply");
-        CHECK_EQ("kind after the reply", be_essence2_last_frame_kind(h), KIND_IDLE);
+        REQUIRE(fixture_pull(&f, 5.0) == f.bytes, "no idle frame after the reply");
+        CHECK_EQ("kind after the reply", be_essence2_last_frame_kind(f.h), KIND_IDLE);
     }
-    REQUIRE(drive_reply(h, audio, 16000, 1, frame, bytes, log, NULL, NULL, 20.0), "second reply did not end");
-    CHECK_SHAPE(log);
-    CHECK_EQ("speech frames of 1 s", log->speech, 25);
+    REQUIRE(drive_reply(&f, f.audio, 16000, 1, NULL, NULL, 20.0), "second reply did not end");
+    CHECK_SHAPE(f.log);
+    CHECK_EQ("speech frames of 1 s", f.log->speech, 25);
     /* idle_frame during a reply hands out an idle frame, and the reply goes on */
-    REQUIRE(be_essence2_push_audio(h, audio, 16000) == 0, "push");
+    REQUIRE(be_essence2_push_audio(f.h, f.audio, 16000) == 0, "push");
     int32_t got = 0;
     double dl = now_s() + 5;
-    while ((got = be_essence2_idle_frame(h, frame, bytes)) == 0 && now_s() < dl) sleep_ms(1);
-    CHECK_EQ("idle_frame during a reply", got, bytes);
-    CHECK_EQ("kind after idle_frame during a reply", be_essence2_last_frame_kind(h), KIND_IDLE);
-    REQUIRE(drive_reply(h, NULL, 0, 1, frame, bytes, log, NULL, NULL, 20.0), "third reply did not end");
-    CHECK_EQ("speech frames of the third reply (idle_frame takes none of them)", log->speech, 25);
+    while ((got = be_essence2_idle_frame(f.h, f.frame, f.bytes)) == 0 && now_s() < dl) sleep_ms(1);
+    CHECK_EQ("idle_frame during a reply", got, f.bytes);
+    CHECK_EQ("kind after idle_frame during a reply", be_essence2_last_frame_kind(f.h), KIND_IDLE);
+    REQUIRE(drive_reply(&f, NULL, 0, 1, NULL, NULL, 20.0), "third reply did not end");
+    CHECK_EQ("speech frames of the third reply (idle_frame takes none of them)", f.log->speech, 25);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
-    free(log);
+    fixture_close(&f);
+}
+
+/* Copies each SPEECH frame to the buffer at p->ctx: it holds the last one shown. */
+static int keep_last_speech_frame(struct puller *p, int32_t kind) {
+    if (kind == KIND_SPEECH) memcpy(p->ctx, p->f->frame, (size_t)p->f->bytes);
+    return 0;
+}
+
+/* Logs each frame in the fixture's log, copies the first one to the buffer at p->ctx; stops at an IDLE frame. */
+static int log_frames_until_idle(struct puller *p, int32_t kind) {
+    struct fixture *f = p->f;
+    (void)log_frame(f->h, f->log, f->frame, p->got, f->bytes, NULL, NULL);
+    if (p->frames == 1) memcpy(p->ctx, f->frame, (size_t)f->bytes);
+    return kind == KIND_IDLE;
 }
 
 static void test_reset_mid_reply_ramps_from_the_last_frame_shown(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *cur = NULL, *last = NULL, *first_after = NULL;
-    int16_t *audio = NULL;
-    struct reply_log *log = calloc(1, sizeof *log);
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL && log, "no engine");
-    int32_t bytes = w * ht * 3;
-    cur = malloc((size_t)bytes);
-    last = malloc((size_t)bytes);
-    first_after = malloc((size_t)bytes);
+    struct fixture f;
+    uint8_t *last = NULL, *first_after = NULL;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 0, 0);
+    last = malloc((size_t)f.bytes);
+    first_after = malloc((size_t)f.bytes);
     const int32_t n = 4 * 16000;
-    audio = malloc((size_t)n * sizeof *audio);
-    REQUIRE(cur && last && first_after && audio, "out of memory");
+    f.audio = malloc((size_t)n * sizeof *f.audio);
+    REQUIRE(last && first_after && f.audio, "out of memory");
     /* speech, then from 0.8 s on a long open /a/: the mouth is open wide when the reset comes */
-    synth_speech(audio, 12800, 3, 12000.0);
-    synth_open_vowel(audio + 12800, n - 12800, 14000.0);
-    REQUIRE(wait_ready(h, cur, bytes, 10.0), "not ready");
-    REQUIRE(be_essence2_push_audio(h, audio, n) == 0, "push_audio(4 s)");
-    int speech = 0;
+    synth_speech(f.audio, 12800, 3, 12000.0);
+    synth_open_vowel(f.audio + 12800, n - 12800, 14000.0);
+    REQUIRE(fixture_ready(&f, 10.0), "not ready");
+    REQUIRE(be_essence2_push_audio(f.h, f.audio, n) == 0, "push_audio(4 s)");
+    struct puller before = {.f = &f, .pause_ms = 1, .on_frame = keep_last_speech_frame, .ctx = last};
     double dl = now_s() + 20;
-    while (speech < 40 && now_s() < dl) {
-        int32_t got = be_essence2_pull_frame(h, cur, bytes);
-        REQUIRE(got >= 0, "pull_frame: %d", got);
-        if (got == 0) {
-            sleep_ms(1);
-            continue;
-        }
-        if (be_essence2_last_frame_kind(h) == KIND_SPEECH) {
-            speech++;
-            memcpy(last, cur, (size_t)bytes);
-        }
-    }
-    REQUIRE(speech == 40, "only %d speech frames within 20 s", speech);
-    int64_t pulled_before = be_essence2_pulled_speech_frames(h);
-    CHECK_EQ("reset mid-reply", be_essence2_reset(h), 0);
+    while (before.speech < 40 && now_s() < dl) PULL_STEP(&before);
+    REQUIRE(before.speech == 40, "only %d speech frames within 20 s", before.speech);
+    int64_t pulled_before = be_essence2_pulled_speech_frames(f.h);
+    CHECK_EQ("reset mid-reply", be_essence2_reset(f.h), 0);
 
     /* after the reset: no more speech of that reply; RAMP frames, then IDLE */
-    memset(log, 0, sizeof *log);
-    int have_first = 0;
-    dl = now_s() + 10;
-    for (;;) {
-        int32_t got = be_essence2_pull_frame(h, cur, bytes);
-        REQUIRE(got >= 0, "pull_frame after reset: %d", got);
-        if (got > 0) {
-            int32_t kind = log_frame(h, log, cur, got, bytes, NULL, NULL);
-            if (!have_first) {
-                memcpy(first_after, cur, (size_t)bytes);
-                have_first = 1;
-            }
-            if (kind == KIND_IDLE) break;
-        } else {
-            sleep_ms(1);
-        }
-        REQUIRE(now_s() < dl, "no IDLE frame within 10 s after reset");
-    }
+    memset(f.log, 0, sizeof *f.log);
+    struct puller after = {.f = &f, .pause_ms = 1, .on_frame = log_frames_until_idle, .ctx = first_after,
+                           .what = "pull_frame after reset"};
+    PULL_LOOP(&after, 10.0);
+    REQUIRE(after.stopped, "no IDLE frame within 10 s after reset");
     char seq[256];
-    kinds_text(log, seq, sizeof seq);
+    kinds_text(f.log, seq, sizeof seq);
     NOTE("after reset: %s", seq);
-    CHECK(log->speech == 0, "after reset: expected no SPEECH frame of the dropped reply, got %d (%s)", log->speech, seq);
-    CHECK(log->ramp >= 1 && log->kinds[0] == KIND_RAMP, "after reset: expected RAMP+ IDLE, got %s", seq);
-    CHECK_EQ("pulled_speech_frames after reset", be_essence2_pulled_speech_frames(h), pulled_before);
+    CHECK(f.log->speech == 0, "after reset: expected no SPEECH frame of the dropped reply, got %d (%s)", f.log->speech,
+          seq);
+    CHECK(f.log->ramp >= 1 && f.log->kinds[0] == KIND_RAMP, "after reset: expected RAMP+ IDLE, got %s", seq);
+    CHECK_EQ("pulled_speech_frames after reset", be_essence2_pulled_speech_frames(f.h), pulled_before);
 
     /* the picture continues from the last frame shown: the first frame after the reset is much closer to it
        than the rest pose reached at the end of the ramp is */
-    double step = max_block_diff(last, first_after, w, ht);
-    double to_rest = max_block_diff(last, cur, w, ht);
+    double step = max_block_diff(last, first_after, f.w, f.ht);
+    double to_rest = max_block_diff(last, f.frame, f.w, f.ht);
     NOTE("block change: last speech -> first after reset %.1f, last speech -> rest %.1f", step, to_rest);
     CHECK(to_rest >= 6.0, "the mouth barely moved during an open vowel (change to rest %.1f); the reset test cannot "
           "tell a jump from a ramp", to_rest);
@@ -990,39 +1069,30 @@ static void test_reset_mid_reply_ramps_from_the_last_frame_shown(void) {
           "(expected at most 60%%)", step, to_rest);
 
     /* the engine goes on: a new reply works normally */
-    REQUIRE(drive_reply(h, audio, 16000, 1, cur, bytes, log, NULL, NULL, 20.0), "reply after reset did not end");
-    CHECK_EQ("speech frames of a reply after reset", log->speech, 25);
-    CHECK_SHAPE(log);
+    REQUIRE(drive_reply(&f, f.audio, 16000, 1, NULL, NULL, 20.0), "reply after reset did not end");
+    CHECK_EQ("speech frames of a reply after reset", f.log->speech, 25);
+    CHECK_SHAPE(f.log);
 done:
-    if (h) be_essence2_destroy(h);
-    free(cur);
+    fixture_close(&f);
     free(last);
     free(first_after);
-    free(audio);
-    free(log);
 }
 
 static void test_reset_while_idle_does_nothing(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    REQUIRE(frame, "out of memory");
-    REQUIRE(pull_wait(h, frame, bytes, 10.0) == bytes, "no frame");
-    CHECK_EQ("reset while idle", be_essence2_reset(h), 0);
-    CHECK_EQ("end_utterance while idle", be_essence2_end_utterance(h), 0);
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 0, 0);
+    REQUIRE(fixture_pull(&f, 10.0) == f.bytes, "no frame");
+    CHECK_EQ("reset while idle", be_essence2_reset(f.h), 0);
+    CHECK_EQ("end_utterance while idle", be_essence2_end_utterance(f.h), 0);
     for (int i = 0; i < 25; i++) {
-        REQUIRE(pull_wait(h, frame, bytes, 5.0) == bytes, "no frame after reset while idle");
-        CHECK_EQ("kind after reset while idle", be_essence2_last_frame_kind(h), KIND_IDLE);
+        REQUIRE(fixture_pull(&f, 5.0) == f.bytes, "no frame after reset while idle");
+        CHECK_EQ("kind after reset while idle", be_essence2_last_frame_kind(f.h), KIND_IDLE);
     }
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
+    fixture_close(&f);
 }
 
-/* Realtime: 1 s of speech pushed in 20 ms chunks paced like a live source; returns when an IDLE frame
+/* Realtime: n samples of f->audio pushed in 20 ms chunks paced like a live source; returns when an IDLE frame
    follows the speech. Times are relative to the last push. */
 struct live_result {
     double first_speech_after_first_push; /* latency of the reply's first speech frame */
@@ -1033,8 +1103,11 @@ struct live_result {
     int64_t skipped, reanchored; /* the engine's counters during this reply */
 };
 
-static struct live_result live_reply(be_essence2_handle h, const int16_t *audio, int32_t n, int end_utterance,
-                                     uint8_t *frame, int32_t bytes) {
+static struct live_result live_reply(struct fixture *f, int32_t n, int end_utterance) {
+    be_essence2_handle h = f->h;
+    const int16_t *audio = f->audio;
+    uint8_t *frame = f->frame;
+    int32_t bytes = f->bytes;
     struct live_result r = {0, 0, 0, 0, 0, 0, 0};
     int64_t skipped0 = be_essence2_skipped_frames(h), reanchored0 = be_essence2_reanchor_slots(h);
     const int32_t chunk = 320;
@@ -1087,20 +1160,13 @@ static struct live_result live_reply(be_essence2_handle h, const int16_t *audio,
 }
 
 static void test_end_utterance_ends_at_once_silence_ends_after_0_6_s(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(16000, 21);
-    REQUIRE(frame && audio, "out of memory");
-    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_REALTIME, 16000, 21);
+    REQUIRE(fixture_ready(&f, 10.0), "not ready");
 
-    struct live_result without = live_reply(h, audio, 16000, 0, frame, bytes);
+    struct live_result without = live_reply(&f, 16000, 0);
     REQUIRE(without.ok, "reply without end_utterance did not end");
-    struct live_result with = live_reply(h, audio, 16000, 1, frame, bytes);
+    struct live_result with = live_reply(&f, 16000, 1);
     REQUIRE(with.ok, "reply with end_utterance did not end");
     NOTE("without end_utterance: speech frames %d, reply ended %.3f s after the last audio (idle at %.3f s), "
          "skipped %lld, re-anchored slots %lld", without.speech, without.end_after_last_push,
@@ -1127,36 +1193,26 @@ static void test_end_utterance_ends_at_once_silence_ends_after_0_6_s(void) {
           "with end_utterance: expected ~25 speech frames (shown + skipped) for 1 s, got %d + %lld", with.speech,
           (long long)with.skipped);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
+    fixture_close(&f);
 }
 
 static void test_realtime_tight_loop_gets_at_most_25_frames_a_second(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    REQUIRE(frame, "out of memory");
-    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_REALTIME, 0, 0);
+    REQUIRE(fixture_ready(&f, 10.0), "not ready");
     /* pull_frame only, spinning for 2 s */
-    int frames = 0;
-    double t0 = now_s();
-    while (now_s() - t0 < 2.0) {
-        int32_t got = be_essence2_pull_frame(h, frame, bytes);
-        REQUIRE(got >= 0, "pull_frame: %d", got);
-        if (got > 0) frames++;
-    }
+    struct puller spin = {.f = &f};
+    PULL_LOOP(&spin, 2.0);
+    int frames = spin.frames;
     NOTE("tight loop on pull_frame: %d frames in 2 s", frames);
     CHECK(frames <= 51, "tight loop, pull_frame, 2 s: expected at most 51 frames, got %d", frames);
     CHECK(frames >= 20, "tight loop, pull_frame, 2 s: expected frames to keep coming (>= 20), got %d", frames);
     /* pull_frame and idle_frame in turn: they share the 25 a second */
     frames = 0;
-    t0 = now_s();
+    double t0 = now_s();
     for (int i = 0; now_s() - t0 < 1.0; i++) {
-        int32_t got = (i & 1) ? be_essence2_idle_frame(h, frame, bytes) : be_essence2_pull_frame(h, frame, bytes);
+        int32_t got = (i & 1) ? be_essence2_idle_frame(f.h, f.frame, f.bytes)
+                              : be_essence2_pull_frame(f.h, f.frame, f.bytes);
         REQUIRE(got >= 0, "pull: %d", got);
         if (got > 0) frames++;
     }
@@ -1166,36 +1222,30 @@ static void test_realtime_tight_loop_gets_at_most_25_frames_a_second(void) {
     int lies = 0, checks = 0;
     t0 = now_s();
     while (now_s() - t0 < 0.5) {
-        int32_t a = be_essence2_frames_available(h);
+        int32_t a = be_essence2_frames_available(f.h);
         CHECK(a >= 0, "frames_available: %d", a);
         if (a == 0) {
             checks++;
-            if (be_essence2_pull_frame(h, frame, bytes) > 0) lies++;
+            if (be_essence2_pull_frame(f.h, f.frame, f.bytes) > 0) lies++;
         } else {
-            (void)be_essence2_pull_frame(h, frame, bytes);
+            (void)be_essence2_pull_frame(f.h, f.frame, f.bytes);
         }
     }
     NOTE("frames_available said 0 %d times, and a frame came anyway %d times (a frame may fall due in between)",
          checks, lies);
     CHECK(lies <= 13, "frames_available said 0 but pull_frame returned a frame %d times in 0.5 s", lies);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
+    fixture_close(&f);
 }
 
 static void test_realtime_caller_sleeping_40ms_gets_a_frame_each_call(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    REQUIRE(frame, "out of memory");
-    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_REALTIME, 0, 0);
+    REQUIRE(fixture_ready(&f, 10.0), "not ready");
     sleep_ms(40);
     int frames = 0;
     for (int i = 0; i < 25; i++) {
-        int32_t got = be_essence2_pull_frame(h, frame, bytes);
+        int32_t got = be_essence2_pull_frame(f.h, f.frame, f.bytes);
         REQUIRE(got >= 0, "pull_frame: %d", got);
         if (got > 0) frames++;
         sleep_ms(40);
@@ -1203,148 +1253,108 @@ static void test_realtime_caller_sleeping_40ms_gets_a_frame_each_call(void) {
     NOTE("%d frames in 25 calls 40 ms apart", frames);
     CHECK(frames >= 23, "a caller sleeping 40 ms: expected a frame on (nearly) every call, got %d of 25", frames);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
+    fixture_close(&f);
+}
+
+/* Stops at the first RAMP frame after the speech. */
+static int stop_at_ramp_after_speech(struct puller *p, int32_t kind) {
+    return kind == KIND_RAMP && p->speech > 0;
 }
 
 static void test_ramp_straight_into_new_speech_is_two_replies(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    struct reply_log *log = calloc(1, sizeof *log);
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL && log, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(16000, 31);
-    REQUIRE(frame && audio, "out of memory");
-    REQUIRE(be_essence2_push_audio(h, audio, 16000) == 0, "push 1");
-    CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 16000, 31);
+    REQUIRE(be_essence2_push_audio(f.h, f.audio, 16000) == 0, "push 1");
+    CHECK_EQ("end_utterance", be_essence2_end_utterance(f.h), 0);
     /* take the first reply up to its first RAMP frame, then the next reply's audio arrives */
-    int speech1 = 0, got_ramp = 0;
-    double dl = now_s() + 10;
-    while (!got_ramp && now_s() < dl) {
-        int32_t got = be_essence2_pull_frame(h, frame, bytes);
-        REQUIRE(got >= 0, "pull_frame: %d", got);
-        if (got == 0) {
-            sleep_ms(1);
-            continue;
-        }
-        int32_t k = be_essence2_last_frame_kind(h);
-        if (k == KIND_SPEECH) speech1++;
-        if (k == KIND_RAMP && speech1 > 0) got_ramp = 1;
-    }
-    REQUIRE(got_ramp, "no RAMP frame after the first reply's speech");
-    CHECK_EQ("speech frames of the first reply", speech1, 25);
-    int64_t ramp_index = be_essence2_last_frame_index(h);
+    struct puller first = {.f = &f, .pause_ms = 1, .on_frame = stop_at_ramp_after_speech};
+    PULL_LOOP(&first, 10.0);
+    REQUIRE(first.stopped, "no RAMP frame after the first reply's speech");
+    CHECK_EQ("speech frames of the first reply", first.speech, 25);
+    int64_t ramp_index = be_essence2_last_frame_index(f.h);
     CHECK_EQ("index of the first ramp frame (continues after the speech)", ramp_index, 25);
     /* the second reply: speech again, its frame indices start at 0 */
-    struct index_check ic = {0, 0, 0, 0, h};
-    REQUIRE(drive_reply(h, audio, 16000, 1, frame, bytes, log, on_frame_index, &ic, 20.0), "second reply");
+    struct index_check ic = {0, 0, 0, 0, f.h};
+    REQUIRE(drive_reply(&f, f.audio, 16000, 1, on_frame_index, &ic, 20.0), "second reply");
     char seq[256];
-    kinds_text(log, seq, sizeof seq);
+    kinds_text(f.log, seq, sizeof seq);
     NOTE("after the first RAMP frame: %s", seq);
-    CHECK_EQ("speech frames of the second reply", log->speech, 25);
-    CHECK(log->n == 0 || log->kinds[0] != KIND_IDLE,
+    CHECK_EQ("speech frames of the second reply", f.log->speech, 25);
+    CHECK(f.log->n == 0 || f.log->kinds[0] != KIND_IDLE,
           "a ramp straight into speech: expected no idle frame between the replies, got %s", seq);
     CHECK(ic.bad == 0, "second reply: %d frame indices wrong (first expected %lld, got %lld): speech indices "
           "restart at 0 in a new reply", ic.bad, (long long)ic.first_bad_want, (long long)ic.first_bad_got);
-    CHECK_EQ("pulled_speech_frames", be_essence2_pulled_speech_frames(h), 50);
+    CHECK_EQ("pulled_speech_frames", be_essence2_pulled_speech_frames(f.h), 50);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
-    free(log);
+    fixture_close(&f);
+}
+
+struct mode_switch {
+    int32_t hw, hh; /* the HEAD frame size, once switched */
+    int switched, wrong_size, index_errors;
+    int64_t next_index;
+};
+
+/* Checks each frame's size for the mode and the speech frames' indices (p->ctx: struct mode_switch); switches
+   to HEAD mode after the 20th speech frame. */
+static int switch_to_head_after_20_speech_frames(struct puller *p, int32_t kind) {
+    struct mode_switch *m = p->ctx;
+    be_essence2_handle h = p->f->h;
+    int32_t want = m->switched ? m->hw * m->hh * 3 : p->f->bytes;
+    if (p->got != want) m->wrong_size++;
+    if (kind == KIND_SPEECH) {
+        if (be_essence2_last_frame_index(h) != m->next_index) m->index_errors++;
+        m->next_index++;
+    }
+    if (p->speech == 20 && !m->switched) {
+        CHECK_EQ("set_mode(HEAD) mid-reply", be_essence2_set_mode(h, BE_ESSENCE2_MODE_HEAD), 0);
+        CHECK_EQ("get_info", be_essence2_get_info(h, &m->hw, &m->hh), 0);
+        m->switched = 1;
+    }
+    return 0;
 }
 
 static void test_set_mode_during_a_reply_loses_no_frame(void) {
-    int32_t w = 0, ht = 0, hw = 0, hh = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
+    struct fixture f;
     const int32_t n = 2 * 16000 + 100;
-    audio = synth_speech_alloc(n, 41);
-    REQUIRE(frame && audio, "out of memory");
-    REQUIRE(be_essence2_push_audio(h, audio, n) == 0, "push");
-    CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
-    int speech = 0, wrong_size = 0, switched = 0, saw_idle = 0;
-    int64_t next_index = 0;
-    int index_errors = 0;
-    double dl = now_s() + 20;
-    while (!saw_idle && now_s() < dl) {
-        int32_t want = switched ? hw * hh * 3 : bytes;
-        int32_t got = be_essence2_pull_frame(h, frame, bytes);
-        REQUIRE(got >= 0, "pull_frame: %d", got);
-        if (got == 0) {
-            sleep_ms(1);
-            continue;
-        }
-        if (got != want) wrong_size++;
-        int32_t k = be_essence2_last_frame_kind(h);
-        if (k == KIND_SPEECH) {
-            if (be_essence2_last_frame_index(h) != next_index) index_errors++;
-            next_index++;
-            speech++;
-        }
-        if (k == KIND_IDLE && speech > 0) saw_idle = 1;
-        if (speech == 20 && !switched) {
-            CHECK_EQ("set_mode(HEAD) mid-reply", be_essence2_set_mode(h, BE_ESSENCE2_MODE_HEAD), 0);
-            CHECK_EQ("get_info", be_essence2_get_info(h, &hw, &hh), 0);
-            switched = 1;
-        }
-    }
-    CHECK(saw_idle, "the reply did not end");
-    CHECK_EQ("speech frames with a mode switch mid-reply", speech, frames_for(n));
-    CHECK_EQ("frames of the wrong size for the mode", wrong_size, 0);
-    CHECK_EQ("speech frames out of order or missing", index_errors, 0);
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, n, 41);
+    REQUIRE(be_essence2_push_audio(f.h, f.audio, n) == 0, "push");
+    CHECK_EQ("end_utterance", be_essence2_end_utterance(f.h), 0);
+    struct mode_switch m = {0, 0, 0, 0, 0, 0};
+    struct puller p = {.f = &f, .pause_ms = 1, .flags = PULL_UNTIL_IDLE,
+                       .on_frame = switch_to_head_after_20_speech_frames, .ctx = &m};
+    PULL_LOOP(&p, 20.0);
+    CHECK(p.stopped, "the reply did not end");
+    CHECK_EQ("speech frames with a mode switch mid-reply", p.speech, frames_for(n));
+    CHECK_EQ("frames of the wrong size for the mode", m.wrong_size, 0);
+    CHECK_EQ("speech frames out of order or missing", m.index_errors, 0);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
+    fixture_close(&f);
 }
 
 static void test_realtime_stalls_catch_up_at_most_2_frames_and_long_ones_reanchor(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    REQUIRE(frame, "out of memory");
-    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_REALTIME, 0, 0);
+    REQUIRE(fixture_ready(&f, 10.0), "not ready");
     /* a short stall (70 ms, less than 2 periods): at most 2 frames back to back */
     int back_to_back_max = 0;
     for (int round = 0; round < 3; round++) {
-        REQUIRE(pull_wait(h, frame, bytes, 1.0) == bytes, "no frame");
+        REQUIRE(fixture_pull(&f, 1.0) == f.bytes, "no frame");
         sleep_ms(70);
-        int burst = 0;
-        double t0 = now_s();
-        while (now_s() - t0 < 0.010) /* frames available at once = within 10 ms */
-            if (be_essence2_pull_frame(h, frame, bytes) > 0) burst++;
+        int burst = frames_within(&f, 0.010, 0); /* frames available at once = within 10 ms */
         if (burst > back_to_back_max) back_to_back_max = burst;
     }
     NOTE("after a 70 ms stall: at most %d frames back to back", back_to_back_max);
     CHECK(back_to_back_max <= 2, "after a short stall: expected at most 2 frames back to back, got %d",
           back_to_back_max);
     /* a long stall (400 ms): the clock re-anchors (counted) instead of bursting 10 frames */
-    REQUIRE(pull_wait(h, frame, bytes, 1.0) == bytes, "no frame");
-    int64_t re0 = be_essence2_reanchor_slots(h);
+    REQUIRE(fixture_pull(&f, 1.0) == f.bytes, "no frame");
+    int64_t re0 = be_essence2_reanchor_slots(f.h);
     sleep_ms(400);
-    int burst = 0;
-    double t0 = now_s();
-    while (now_s() - t0 < 0.010)
-        if (be_essence2_pull_frame(h, frame, bytes) > 0) burst++;
+    int burst = frames_within(&f, 0.010, 0);
     /* then the normal rate again: ~25 in 1 s */
-    int frames = 0;
-    t0 = now_s();
-    while (now_s() - t0 < 1.0) {
-        if (be_essence2_pull_frame(h, frame, bytes) > 0) frames++;
-        sleep_ms(2);
-    }
-    int64_t re = be_essence2_reanchor_slots(h) - re0;
+    int frames = frames_within(&f, 1.0, 2);
+    int64_t re = be_essence2_reanchor_slots(f.h) - re0;
     NOTE("after a 400 ms stall: %d frames at once, %lld slots re-anchored, then %d frames in 1 s", burst,
          (long long)re, frames);
     CHECK(burst <= 2, "after a long stall: expected no burst (at most 2 frames at once), got %d", burst);
@@ -1352,145 +1362,117 @@ static void test_realtime_stalls_catch_up_at_most_2_frames_and_long_ones_reancho
           (long long)re);
     CHECK(frames >= 23 && frames <= 26, "after the stall: expected ~25 frames in 1 s, got %d", frames);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
+    fixture_close(&f);
+}
+
+struct lateness {
+    double t_first, worst_drift; /* when the first speech frame came; the most a speech frame came late */
+    int drift_errors, stalled;
+};
+
+/* Measures each speech frame's lateness against its index (p->ctx: struct lateness); after the 10th speech
+   frame the host stalls once for 300 ms. */
+static int measure_lateness_and_stall_after_10(struct puller *p, int32_t kind) {
+    struct lateness *l = p->ctx;
+    if (kind == KIND_SPEECH) {
+        double t = now_s();
+        int64_t idx = be_essence2_last_frame_index(p->f->h);
+        if (p->speech == 1) l->t_first = t;
+        /* frame k is shown about k x 40 ms after the first: never a full period late for long */
+        double drift = (t - l->t_first) - idx * 0.040;
+        if (drift > l->worst_drift) l->worst_drift = drift;
+        if (drift > 0.085 || drift < -0.045) l->drift_errors++;
+    }
+    if (p->speech == 10 && !l->stalled) {
+        l->stalled = 1;
+        sleep_ms(300); /* the host stalls for 7.5 frame periods */
+    }
+    return 0;
 }
 
 static void test_realtime_reply_skips_late_frames_and_stays_on_its_audio(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(2 * 16000, 51);
-    REQUIRE(frame && audio, "out of memory");
-    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
-    REQUIRE(be_essence2_push_audio(h, audio, 2 * 16000) == 0, "push");
-    CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
-    int speech = 0, stalled = 0, saw_idle = 0, drift_errors = 0;
-    double t_first = 0, worst_drift = 0;
-    int64_t skipped0 = be_essence2_skipped_frames(h);
-    double dl = now_s() + 10;
-    while (!saw_idle && now_s() < dl) {
-        int32_t got = be_essence2_pull_frame(h, frame, bytes);
-        REQUIRE(got >= 0, "pull_frame: %d", got);
-        if (got > 0) {
-            int32_t k = be_essence2_last_frame_kind(h);
-            if (k == KIND_SPEECH) {
-                double t = now_s();
-                int64_t idx = be_essence2_last_frame_index(h);
-                if (speech == 0) t_first = t;
-                /* frame k is shown about k x 40 ms after the first: never a full period late for long */
-                double drift = (t - t_first) - idx * 0.040;
-                if (drift > worst_drift) worst_drift = drift;
-                if (drift > 0.085 || drift < -0.045) drift_errors++;
-                speech++;
-            }
-            if (k == KIND_IDLE && speech > 0) saw_idle = 1;
-            if (speech == 10 && !stalled) {
-                stalled = 1;
-                sleep_ms(300); /* the host stalls for 7.5 frame periods */
-            }
-        }
-        sleep_ms(5);
-    }
-    int64_t skipped = be_essence2_skipped_frames(h) - skipped0;
-    NOTE("speech frames shown %d, skipped %lld, worst lateness %.3f s", speech, (long long)skipped, worst_drift);
-    CHECK(saw_idle, "the reply did not end");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_REALTIME, 2 * 16000, 51);
+    struct lateness late = {0, 0, 0, 0};
+    struct puller p = host_puller(&f, measure_lateness_and_stall_after_10, &late);
+    int64_t skipped0 = 0;
+    SHOW_REALTIME_REPLY(&f, 2 * 16000, &p, skipped0);
+    int speech = p.speech;
+    int64_t skipped = be_essence2_skipped_frames(f.h) - skipped0;
+    NOTE("speech frames shown %d, skipped %lld, worst lateness %.3f s", speech, (long long)skipped, late.worst_drift);
+    CHECK(p.stopped, "the reply did not end");
     CHECK(skipped >= 5 && skipped <= 9, "a 300 ms stall mid-reply: expected ~7 frames skipped, got %lld",
           (long long)skipped);
     CHECK_EQ("speech frames shown + skipped", speech + skipped, 50);
-    CHECK_EQ("frames shown off their audio time (late by > 85 ms or early by > 45 ms)", drift_errors, 0);
+    CHECK_EQ("frames shown off their audio time (late by > 85 ms or early by > 45 ms)", late.drift_errors, 0);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
+    fixture_close(&f);
+}
+
+struct playout_report {
+    int reported;
+    int64_t first_after;       /* index of the first speech frame after the report, -1 until then */
+    int64_t skipped_at_report; /* skipped_frames when the report was made */
+};
+
+/* After the 5th speech frame, reports that 20 frames' worth of audio has played (p->ctx: struct
+   playout_report), and keeps the index of the next speech frame shown. */
+static int report_playout_after_5_speech_frames(struct puller *p, int32_t kind) {
+    struct playout_report *r = p->ctx;
+    be_essence2_handle h = p->f->h;
+    if (kind != KIND_SPEECH) return 0;
+    if (r->reported && r->first_after < 0) r->first_after = be_essence2_last_frame_index(h);
+    if (p->speech == 5 && !r->reported) {
+        /* the host's audio output is ahead: 20 frames' worth has played */
+        r->skipped_at_report = be_essence2_skipped_frames(h);
+        CHECK_EQ("set_playout_position(12800)", be_essence2_set_playout_position(h, 20 * SPF), 0);
+        r->reported = 1;
+    }
+    return 0;
 }
 
 static void test_playout_position_skips_frames_already_heard(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(2 * 16000, 61);
-    REQUIRE(frame && audio, "out of memory");
-    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
-    REQUIRE(be_essence2_push_audio(h, audio, 2 * 16000) == 0, "push");
-    CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
-    int speech = 0, saw_idle = 0, reported = 0;
-    int64_t first_after = -1, skipped0 = be_essence2_skipped_frames(h), skipped_at_report = 0;
-    double dl = now_s() + 10;
-    while (!saw_idle && now_s() < dl) {
-        int32_t got = be_essence2_pull_frame(h, frame, bytes);
-        REQUIRE(got >= 0, "pull_frame: %d", got);
-        if (got > 0) {
-            int32_t k = be_essence2_last_frame_kind(h);
-            if (k == KIND_SPEECH) {
-                speech++;
-                if (reported && first_after < 0) first_after = be_essence2_last_frame_index(h);
-                if (speech == 5 && !reported) {
-                    /* the host's audio output is ahead: 20 frames' worth has played */
-                    skipped_at_report = be_essence2_skipped_frames(h);
-                    CHECK_EQ("set_playout_position(12800)", be_essence2_set_playout_position(h, 20 * SPF), 0);
-                    reported = 1;
-                }
-            }
-            if (k == KIND_IDLE && speech > 0) saw_idle = 1;
-        }
-        sleep_ms(5);
-    }
-    int64_t skipped = be_essence2_skipped_frames(h) - skipped0;
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_REALTIME, 2 * 16000, 61);
+    struct playout_report report = {0, -1, 0};
+    struct puller p = host_puller(&f, report_playout_after_5_speech_frames, &report);
+    int64_t skipped0 = 0;
+    SHOW_REALTIME_REPLY(&f, 2 * 16000, &p, skipped0);
+    int speech = p.speech;
+    int64_t skipped = be_essence2_skipped_frames(f.h) - skipped0;
     NOTE("speech frames shown %d, first after the report: index %lld, skipped %lld (%lld before the report)",
-         speech, (long long)first_after, (long long)skipped, (long long)(skipped_at_report - skipped0));
-    CHECK(saw_idle, "the reply did not end");
-    CHECK_EQ("index of the first speech frame after 20 frames' audio played", first_after, 20);
+         speech, (long long)report.first_after, (long long)skipped, (long long)(report.skipped_at_report - skipped0));
+    CHECK(p.stopped, "the reply did not end");
+    CHECK_EQ("index of the first speech frame after 20 frames' audio played", report.first_after, 20);
     CHECK_EQ("speech frames shown + skipped", speech + skipped, 50);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
+    fixture_close(&f);
+}
+
+/* Keeps the index of the first speech frame in the int64_t at p->ctx (-1 until then). */
+static int note_first_speech_index(struct puller *p, int32_t kind) {
+    int64_t *first = p->ctx;
+    if (kind == KIND_SPEECH && *first < 0) *first = be_essence2_last_frame_index(p->f->h);
+    return 0;
 }
 
 static void test_playout_anchor_starts_a_reply_at_the_live_audio_position(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_REALTIME, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(16000, 71);
-    REQUIRE(frame && audio, "out of memory");
-    REQUIRE(wait_ready(h, frame, bytes, 10.0), "not ready");
+    struct fixture f;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_REALTIME, 16000, 71);
+    REQUIRE(fixture_ready(&f, 10.0), "not ready");
     for (int anchor = 0; anchor <= 1; anchor++) {
-        CHECK_EQ("set_playout_anchor", be_essence2_set_playout_anchor(h, anchor), 0);
-        int64_t slots0 = be_essence2_anchor_slots(h);
-        REQUIRE(be_essence2_push_audio(h, audio, 16000) == 0, "push");
-        CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
+        CHECK_EQ("set_playout_anchor", be_essence2_set_playout_anchor(f.h, anchor), 0);
+        int64_t slots0 = be_essence2_anchor_slots(f.h);
+        REQUIRE(be_essence2_push_audio(f.h, f.audio, 16000) == 0, "push");
+        CHECK_EQ("end_utterance", be_essence2_end_utterance(f.h), 0);
         sleep_ms(400); /* the audio started playing 0.4 s ago; nobody took frames */
         int64_t first = -1;
-        int speech = 0, saw_idle = 0;
-        double dl = now_s() + 10;
-        while (!saw_idle && now_s() < dl) {
-            int32_t got = be_essence2_pull_frame(h, frame, bytes);
-            REQUIRE(got >= 0, "pull_frame: %d", got);
-            if (got > 0) {
-                int32_t k = be_essence2_last_frame_kind(h);
-                if (k == KIND_SPEECH && first < 0) first = be_essence2_last_frame_index(h);
-                if (k == KIND_SPEECH) speech++;
-                if (k == KIND_IDLE && speech > 0) saw_idle = 1;
-            }
-            sleep_ms(5);
-        }
-        int64_t slots = be_essence2_anchor_slots(h) - slots0;
+        struct puller p = host_puller(&f, note_first_speech_index, &first);
+        PULL_LOOP(&p, 10.0);
+        int64_t slots = be_essence2_anchor_slots(f.h) - slots0;
         NOTE("anchor %s: first speech frame %lld, anchor_slots +%lld, %d speech frames shown", anchor ? "on" : "off",
-             (long long)first, (long long)slots, speech);
-        CHECK(saw_idle, "the reply did not end");
+             (long long)first, (long long)slots, p.speech);
+        CHECK(p.stopped, "the reply did not end");
         if (!anchor) {
             CHECK_EQ("anchor off: the reply starts at its first frame", first, 0);
             CHECK_EQ("anchor off: anchor_slots", slots, 0);
@@ -1501,43 +1483,32 @@ static void test_playout_anchor_starts_a_reply_at_the_live_audio_position(void) 
         }
     }
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
-    free(audio);
+    fixture_close(&f);
 }
 
 static void test_engines_are_independent(void) {
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    struct reply_log *log = calloc(1, sizeof *log);
-    be_essence2_handle a = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
+    struct fixture f; /* engine a */
+    int have_a = fixture_engine(&f, BE_ESSENCE2_PACING_UNPACED);
     be_essence2_handle b = open_engine(BE_ESSENCE2_PACING_UNPACED, NULL, NULL);
-    REQUIRE(a && b && log, "no engines");
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
-    audio = synth_speech_alloc(2 * 16000, 81);
-    REQUIRE(frame && audio, "out of memory");
-    REQUIRE(be_essence2_push_audio(a, audio, 2 * 16000) == 0, "push a");
-    REQUIRE(be_essence2_push_audio(b, audio, 16000) == 0, "push b");
+    REQUIRE(have_a && b, "no engines");
+    REQUIRE(fixture_buffers(&f, 2 * 16000, 81), "out of memory");
+    REQUIRE(be_essence2_push_audio(f.h, f.audio, 2 * 16000) == 0, "push a");
+    REQUIRE(be_essence2_push_audio(b, f.audio, 16000) == 0, "push b");
     /* a is interrupted and destroyed mid-reply; b's reply is untouched */
-    REQUIRE(pull_wait(a, frame, bytes, 5.0) == bytes, "frame from a");
-    CHECK_EQ("reset a", be_essence2_reset(a), 0);
-    CHECK_EQ("set_mode(HEAD) on a", be_essence2_set_mode(a, BE_ESSENCE2_MODE_HEAD), 0);
-    CHECK_EQ("destroy a", be_essence2_destroy(a), 0);
-    a = NULL;
-    REQUIRE(drive_reply(b, NULL, 0, 1, frame, bytes, log, NULL, NULL, 20.0), "b's reply");
-    CHECK_EQ("b's speech frames", log->speech, 25);
-    CHECK_SHAPE(log);
+    REQUIRE(fixture_pull(&f, 5.0) == f.bytes, "frame from a");
+    CHECK_EQ("reset a", be_essence2_reset(f.h), 0);
+    CHECK_EQ("set_mode(HEAD) on a", be_essence2_set_mode(f.h, BE_ESSENCE2_MODE_HEAD), 0);
+    CHECK_EQ("destroy a", be_essence2_destroy(f.h), 0);
+    f.h = NULL;
+    REQUIRE(drive_reply_on(&f, b, NULL, 0, 1, NULL, NULL, 20.0), "b's reply");
+    CHECK_EQ("b's speech frames", f.log->speech, 25);
+    CHECK_SHAPE(f.log);
     int32_t bw = 0, bh = 0;
     CHECK_EQ("get_info b", be_essence2_get_info(b, &bw, &bh), 0);
-    CHECK(bw == w && bh == ht, "b's mode changed with a's: %dx%d", bw, bh);
+    CHECK(bw == f.w && bh == f.ht, "b's mode changed with a's: %dx%d", bw, bh);
 done:
-    if (a) be_essence2_destroy(a);
+    fixture_close(&f);
     if (b) be_essence2_destroy(b);
-    free(frame);
-    free(audio);
-    free(log);
 }
 
 /* ---- threads and lifecycle ---------------------------------------------------------------------------- */
@@ -1599,20 +1570,11 @@ static void *observer_main(void *arg) {
 
 static void test_four_pushers_and_one_puller_share_a_handle(void) {
     enum { PUSHERS = 4, ROUNDS = 3, CHUNKS = 12 };
-    int32_t w = 0, ht = 0;
-    uint8_t *frame = NULL;
+    struct fixture f = {0};
     int16_t *audio = synth_speech_alloc(SPF * 24, 17);
     REQUIRE(audio, "out of memory");
     for (int round = 0; round < ROUNDS; round++) {
-        be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-        REQUIRE(h != NULL, "no engine");
-        int32_t bytes = w * ht * 3;
-        free(frame);
-        frame = malloc((size_t)bytes);
-        if (!frame) {
-            be_essence2_destroy(h);
-            REQUIRE(0, "out of memory");
-        }
+        FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 0, 0);
         atomic_llong pushed = 0;
         atomic_int errors = 0, stop = 0, obs_errors = 0;
         long long expect_total = 0; /* every pusher's total is known in advance */
@@ -1620,60 +1582,43 @@ static void test_four_pushers_and_one_puller_share_a_handle(void) {
             for (int j = 0; j < CHUNKS; j++) expect_total += SPF * (1 + (i + j) % 4);
         struct pusher_ctx ctx[PUSHERS];
         pthread_t threads[PUSHERS], observer;
-        struct observer_ctx oc = {h, &stop, &obs_errors};
+        struct observer_ctx oc = {f.h, &stop, &obs_errors};
         int observer_started = pthread_create(&observer, NULL, observer_main, &oc) == 0;
         int started = 0;
         for (int i = 0; i < PUSHERS; i++) {
-            ctx[i] = (struct pusher_ctx){h, audio, CHUNKS, i, &pushed, &errors};
+            ctx[i] = (struct pusher_ctx){f.h, audio, CHUNKS, i, &pushed, &errors};
             if (pthread_create(&threads[i], NULL, pusher_main, &ctx[i]) == 0) started++;
         }
         CHECK_EQ("pusher threads started", started, PUSHERS);
-        /* the puller: this thread */
-        int speech = 0, frames = 0, pull_errors = 0;
+        /* the puller: this thread; failed pulls are counted, and the counts go on after end_utterance */
+        struct puller p = {.f = &f, .pause_ms = 0.5, .flags = PULL_COUNT_ERRORS};
         double deadline = now_s() + 30;
         int joined = 0;
         while (!joined && now_s() < deadline) {
-            int32_t got = be_essence2_pull_frame(h, frame, bytes);
-            if (got < 0) pull_errors++;
-            if (got > 0) {
-                frames++;
-                if (be_essence2_last_frame_kind(h) == KIND_SPEECH) speech++;
-            } else {
-                sleep_ms(0.5);
-            }
+            (void)pull_step_at(__FILE__, __LINE__, &p);
             if (atomic_load(&pushed) == expect_total || atomic_load(&errors) > 0) joined = 1;
         }
         for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
         CHECK_EQ("push errors (other than -2)", atomic_load(&errors), 0);
-        CHECK_EQ("end_utterance", be_essence2_end_utterance(h), 0);
-        int saw_idle_after = 0;
-        deadline = now_s() + 30;
-        while (!saw_idle_after && now_s() < deadline) {
-            int32_t got = be_essence2_pull_frame(h, frame, bytes);
-            if (got < 0) pull_errors++;
-            if (got > 0) {
-                frames++;
-                int32_t k = be_essence2_last_frame_kind(h);
-                if (k == KIND_SPEECH) speech++;
-                if (k == KIND_IDLE && speech > 0) saw_idle_after = 1;
-            } else {
-                sleep_ms(0.5);
-            }
-        }
+        CHECK_EQ("end_utterance", be_essence2_end_utterance(f.h), 0);
+        p.flags |= PULL_UNTIL_IDLE;
+        (void)pull_loop_at(__FILE__, __LINE__, &p, 30);
         atomic_store(&stop, 1);
         if (observer_started) pthread_join(observer, NULL);
         long long total = atomic_load(&pushed);
-        CHECK(saw_idle_after, "round %d: no IDLE frame after the speech within 30 s", round);
-        CHECK_EQ("pull errors", pull_errors, 0);
+        CHECK(p.stopped, "round %d: no IDLE frame after the speech within 30 s", round);
+        CHECK_EQ("pull errors", p.errors, 0);
         CHECK_EQ("observer errors (a status call out of range)", atomic_load(&obs_errors), 0);
         /* every push was a whole number of frames, so the frames add up exactly however they interleaved */
-        CHECK_EQ("speech frames pulled == pushed samples / 640", speech, total / SPF);
-        CHECK_EQ("pulled_speech_frames == pushed samples / 640", be_essence2_pulled_speech_frames(h), total / SPF);
-        if (round == 0) NOTE("round 0: %lld samples from %d threads, %d frames pulled", total, PUSHERS, frames);
-        CHECK_EQ("destroy", be_essence2_destroy(h), 0);
+        CHECK_EQ("speech frames pulled == pushed samples / 640", p.speech, total / SPF);
+        CHECK_EQ("pulled_speech_frames == pushed samples / 640", be_essence2_pulled_speech_frames(f.h), total / SPF);
+        if (round == 0) NOTE("round 0: %lld samples from %d threads, %d frames pulled", total, PUSHERS, p.frames);
+        CHECK_EQ("destroy", be_essence2_destroy(f.h), 0);
+        f.h = NULL;
+        fixture_close(&f);
     }
 done:
-    free(frame);
+    fixture_close(&f);
     free(audio);
 }
 
@@ -1750,26 +1695,21 @@ static void on_frame_hash(void *ctx, const uint8_t *frame, int32_t bytes, int32_
 }
 
 static void test_unpaced_output_is_deterministic_for_a_seed(void) {
-    int32_t w = 0, ht = 0, w2 = 0, ht2 = 0;
-    uint8_t *frame = NULL;
-    int16_t *audio = NULL;
-    struct reply_log *log = calloc(1, sizeof *log);
+    struct fixture f; /* engine 1 */
+    int32_t w2 = 0, ht2 = 0;
     struct hash_log *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     /* two engines alive together; the second waits idle while the first renders */
-    be_essence2_handle h1 = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
+    int have_1 = fixture_engine(&f, BE_ESSENCE2_PACING_UNPACED);
     be_essence2_handle h2 = open_engine(BE_ESSENCE2_PACING_UNPACED, &w2, &ht2);
-    REQUIRE(h1 && h2 && log && a && b, "no engines");
-    REQUIRE(w == w2 && ht == ht2, "sizes differ");
-    CHECK_EQ("set_seed", be_essence2_set_seed(h1, 1234), 0);
+    REQUIRE(have_1 && h2 && a && b, "no engines");
+    REQUIRE(f.w == w2 && f.ht == ht2, "sizes differ");
+    CHECK_EQ("set_seed", be_essence2_set_seed(f.h, 1234), 0);
     CHECK_EQ("set_seed", be_essence2_set_seed(h2, 1234), 0);
-    int32_t bytes = w * ht * 3;
-    frame = malloc((size_t)bytes);
     const int32_t n = 2 * 16000 + 321;
-    audio = synth_speech_alloc(n, 99);
-    REQUIRE(frame && audio, "out of memory");
-    REQUIRE(drive_reply(h1, audio, n, 1, frame, bytes, log, on_frame_hash, a, 30.0), "reply 1");
+    REQUIRE(fixture_buffers(&f, n, 99), "out of memory");
+    REQUIRE(drive_reply(&f, f.audio, n, 1, on_frame_hash, a, 30.0), "reply 1");
     sleep_ms(300);
-    REQUIRE(drive_reply(h2, audio, n, 1, frame, bytes, log, on_frame_hash, b, 30.0), "reply 2");
+    REQUIRE(drive_reply_on(&f, h2, f.audio, n, 1, on_frame_hash, b, 30.0), "reply 2");
     CHECK_EQ("reply frames (speech + ramp), engine 1 vs 2", b->n, a->n);
     int first_diff = -1;
     for (int i = 0; i < a->n && i < b->n; i++)
@@ -1781,45 +1721,38 @@ static void test_unpaced_output_is_deterministic_for_a_seed(void) {
           "(of %d frames)", first_diff, a->n);
     NOTE("%d reply frames compared; idle frames before the reply: %d and %d", a->n, a->lead_idle, b->lead_idle);
 done:
-    if (h1) be_essence2_destroy(h1);
+    fixture_close(&f);
     if (h2) be_essence2_destroy(h2);
-    free(frame);
-    free(audio);
-    free(log);
     free(a);
     free(b);
 }
 
 static void test_head_mode_frames_are_square(void) {
-    int32_t w = 0, ht = 0, hw = 0, hh = 0, fw = 0, fh = 0;
-    uint8_t *frame = NULL;
-    be_essence2_handle h = open_engine(BE_ESSENCE2_PACING_UNPACED, &w, &ht);
-    REQUIRE(h != NULL, "no engine");
-    frame = malloc((size_t)w * ht * 3);
-    REQUIRE(frame, "out of memory");
-    REQUIRE(pull_wait(h, frame, w * ht * 3, 10.0) == w * ht * 3, "no FULL frame");
-    CHECK_EQ("set_mode(HEAD)", be_essence2_set_mode(h, BE_ESSENCE2_MODE_HEAD), 0);
-    CHECK_EQ("get_info in HEAD mode", be_essence2_get_info(h, &hw, &hh), 0);
-    NOTE("FULL %dx%d, HEAD %dx%d", w, ht, hw, hh);
+    struct fixture f;
+    int32_t hw = 0, hh = 0, fw = 0, fh = 0;
+    FIXTURE_OPEN(&f, BE_ESSENCE2_PACING_UNPACED, 0, 0);
+    REQUIRE(fixture_pull(&f, 10.0) == f.bytes, "no FULL frame");
+    CHECK_EQ("set_mode(HEAD)", be_essence2_set_mode(f.h, BE_ESSENCE2_MODE_HEAD), 0);
+    CHECK_EQ("get_info in HEAD mode", be_essence2_get_info(f.h, &hw, &hh), 0);
+    NOTE("FULL %dx%d, HEAD %dx%d", f.w, f.ht, hw, hh);
     CHECK(hw == hh && hw > 0, "HEAD mode: expected a square, got %dx%d", hw, hh);
-    CHECK(hw <= w && hh <= ht, "HEAD mode: expected a crop inside %dx%d, got %dx%d", w, ht, hw, hh);
-    if (hw > 0 && hh > 0 && hw <= w && hh <= ht) {
+    CHECK(hw <= f.w && hh <= f.ht, "HEAD mode: expected a crop inside %dx%d, got %dx%d", f.w, f.ht, hw, hh);
+    if (hw > 0 && hh > 0 && hw <= f.w && hh <= f.ht) {
         int32_t hb = hw * hh * 3;
         uint8_t *head = malloc((size_t)hb); /* exact size: AddressSanitizer catches an overflow */
         if (head) {
-            CHECK_EQ("pull_frame(HEAD, one byte short)", be_essence2_pull_frame(h, head, hb - 1), -1);
+            CHECK_EQ("pull_frame(HEAD, one byte short)", be_essence2_pull_frame(f.h, head, hb - 1), -1);
             for (int i = 0; i < 3; i++)
-                CHECK_EQ("pull_frame in HEAD mode returns a HEAD frame", pull_wait(h, head, hb, 5.0), hb);
+                CHECK_EQ("pull_frame in HEAD mode returns a HEAD frame", pull_wait(f.h, head, hb, 5.0), hb);
             free(head);
         }
     }
-    CHECK_EQ("set_mode(FULL)", be_essence2_set_mode(h, BE_ESSENCE2_MODE_FULL), 0);
-    CHECK_EQ("get_info in FULL mode", be_essence2_get_info(h, &fw, &fh), 0);
-    CHECK(fw == w && fh == ht, "FULL mode again: expected %dx%d, got %dx%d", w, ht, fw, fh);
-    CHECK_EQ("pull_frame in FULL mode again", pull_wait(h, frame, w * ht * 3, 5.0), w * ht * 3);
+    CHECK_EQ("set_mode(FULL)", be_essence2_set_mode(f.h, BE_ESSENCE2_MODE_FULL), 0);
+    CHECK_EQ("get_info in FULL mode", be_essence2_get_info(f.h, &fw, &fh), 0);
+    CHECK(fw == f.w && fh == f.ht, "FULL mode again: expected %dx%d, got %dx%d", f.w, f.ht, fw, fh);
+    CHECK_EQ("pull_frame in FULL mode again", fixture_pull(&f, 5.0), f.bytes);
 done:
-    if (h) be_essence2_destroy(h);
-    free(frame);
+    fixture_close(&f);
 }
 
 /* ---- main ------------------------------------------------------------------------------------------- */

@@ -122,10 +122,11 @@ extension EngineState {
     private mutating func show(_ frame: PlannedFrame, now: Int64) -> TakeResult {
         guard let buffer = frame.buffer else { return .notDue }
         if pacing == .realtime { clock.take(at: now) }
-        let event = tracker.observe(frame.kind)
+        _ = tracker.observe(frame.kind)
         if frame.kind == .speech {
             pulledSpeechFrames += 1
-            if event == .started || event == .endedAndStarted || timeline?.replyID != frame.replyID {
+            // A reply's first speech frame handed out anchors its timeline.
+            if timeline?.replyID != frame.replyID {
                 timeline = (frame.replyID, ReplyTimeline(anchorTime: now, anchorIndex: frame.index))
             }
         }

@@ -13,36 +13,30 @@ extension EngineState {
     var replyAhead: Int { pacing == .realtime ? 3 : 4 }
 
     /// Plans the frames that can be planned now: reply frames as their audio allows, idle frames to keep the
-    /// face alive. Returns true when a reply is waiting for audio or for time (so the render thread should
-    /// look again soon).
+    /// face alive. Returns true while a reply is open (it may be waiting for audio or for time, so the render
+    /// thread should look again soon).
     mutating func plan(now: Int64) -> Bool {
         guard !stopped else { return false }
         endRepliesAfterSilence(now: now)
-        var waiting = false
-        while plannedAhead < replyAhead {
-            guard let r = replies.firstIndex(where: { $0.phase != .done }) else { break }
+        while plannedAhead < replyAhead, let r = replies.firstIndex(where: { $0.phase != .done }) {
             // Taken out while planning so its audio is not copied.
             var reply = replies.remove(at: r)
             let planned = planReplyFrame(&reply, now: now)
             replies.insert(reply, at: r)
-            guard let frame = planned else {
-                if replies[r].phase == .done { continue }
-                waiting = true
-                break
+            if let planned {
+                queue.append(planned)
+            } else if replies[r].phase != .done {
+                break  // waiting for audio
             }
-            queue.append(frame)
         }
         retireFinishedReplies()
         if wantsIdleFrames {
-            while idleQueue.count < EngineState.idleAhead || (idleWanted && idleQueue.isEmpty) {
-                idleQueue.append(planIdleFrame())
-            }
-            idleWanted = false
-        } else if idleWanted {
+            while idleQueue.count < EngineState.idleAhead { idleQueue.append(planIdleFrame()) }
+        } else if idleWanted, idleQueue.isEmpty {
             idleQueue.append(planIdleFrame())
-            idleWanted = false
         }
-        return waiting || !replies.isEmpty
+        idleWanted = false
+        return !replies.isEmpty
     }
 
     /// Reply frames planned ahead of the display, not counting the rest of a ramp that has begun showing
