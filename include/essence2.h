@@ -73,6 +73,12 @@ typedef struct be_essence2_engine *be_essence2_handle;
 #define BE_ESSENCE2_RING_SAMPLES      256000 /**< capacity of the audio ring in samples (16 s) */
 
 /* ---- Credentials ------------------------------------------------------------------------------------ */
+/*
+ * A session checks its credentials when it starts (be_essence2_create). This version has no metering
+ * client: with no metering service configured (the default) sessions run without metering and are never
+ * refused; when one is configured (environment ESSENCE2_METERING_URL), sessions are refused with -3 and a
+ * reason, rather than run unmetered.
+ */
 
 /**
  * Stores the API secret used by sessions created after this call.

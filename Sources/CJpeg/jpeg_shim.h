@@ -37,8 +37,12 @@ static void e2_jpeg_prepare(struct jpeg_decompress_struct *info, struct e2_jpeg_
     errors->mgr.emit_message = e2_jpeg_emit_message;
 }
 
-/* Reads the size of a JPEG in memory. Returns 0, or -1 with the reason in message (JMSG_LENGTH_MAX bytes). */
-static inline int e2_jpeg_size(const unsigned char *data, unsigned long size, int *width, int *height, char *message) {
+/* Reads a JPEG in memory. With out == NULL: sets *width and *height from the header and returns 0. Else
+ * decodes into out (*width * *height * 3 bytes, packed B,G,R), whose size the caller read and checked first.
+ * Returns 0; 1 when libjpeg worked around corrupt data (first warning in message); -1 on a fatal error or an
+ * unexpected size (reason in message, JMSG_LENGTH_MAX bytes). */
+static inline int e2_jpeg_read(const unsigned char *data, unsigned long size, unsigned char *out, int *width,
+                               int *height, char *message) {
     struct jpeg_decompress_struct info;
     struct e2_jpeg_errors errors;
     e2_jpeg_prepare(&info, &errors);
@@ -50,37 +54,21 @@ static inline int e2_jpeg_size(const unsigned char *data, unsigned long size, in
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, size);
     jpeg_read_header(&info, TRUE);
-    *width = (int)info.image_width;
-    *height = (int)info.image_height;
-    jpeg_destroy_decompress(&info);
-    return 0;
-}
-
-/* Decodes a JPEG in memory into out (width*height*3 bytes, packed B,G,R), whose size the caller checked with
- * e2_jpeg_size. Returns 0; 1 when libjpeg worked around corrupt data (first warning in message); -1 on a
- * fatal error or unexpected size (reason in message). */
-static inline int e2_jpeg_decode_bgr(const unsigned char *data, unsigned long size, unsigned char *out,
-                                     int width, int height, char *message) {
-    struct jpeg_decompress_struct info;
-    struct e2_jpeg_errors errors;
-    e2_jpeg_prepare(&info, &errors);
-    if (setjmp(errors.jump)) {
+    if (!out) {
+        *width = (int)info.image_width;
+        *height = (int)info.image_height;
         jpeg_destroy_decompress(&info);
-        memcpy(message, errors.message, JMSG_LENGTH_MAX);
-        return -1;
+        return 0;
     }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, data, size);
-    jpeg_read_header(&info, TRUE);
     info.out_color_space = JCS_EXT_BGR;
     jpeg_start_decompress(&info);
-    if ((int)info.output_width != width || (int)info.output_height != height || info.output_components != 3) {
+    if ((int)info.output_width != *width || (int)info.output_height != *height || info.output_components != 3) {
         snprintf(message, JMSG_LENGTH_MAX, "unexpected JPEG output format");
         jpeg_destroy_decompress(&info);
         return -1;
     }
     while (info.output_scanline < info.output_height) {
-        JSAMPROW row = out + (size_t)info.output_scanline * (size_t)width * 3;
+        JSAMPROW row = out + (size_t)info.output_scanline * (size_t)*width * 3;
         if (jpeg_read_scanlines(&info, &row, 1) == 0) break;
     }
     if (info.output_scanline < info.output_height) {

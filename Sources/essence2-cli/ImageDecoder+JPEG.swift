@@ -13,7 +13,7 @@ extension ImageDecoder {
         }
         var w: Int32 = 0, h: Int32 = 0
         let sized = bytes.withUnsafeBufferPointer { source in
-            e2_jpeg_size(source.baseAddress, UInt(source.count), &w, &h, &message)
+            e2_jpeg_read(source.baseAddress, UInt(source.count), nil, &w, &h, &message)
         }
         guard sized == 0 else { throw ImageDecodeError("\(name): cannot decode JPEG: \(reason())") }
         let width = Int(w), height = Int(h)
@@ -21,7 +21,7 @@ extension ImageDecoder {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         let status = bytes.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { out in
-                e2_jpeg_decode_bgr(source.baseAddress, UInt(source.count), out.baseAddress, w, h, &message)
+                e2_jpeg_read(source.baseAddress, UInt(source.count), out.baseAddress, &w, &h, &message)
             }
         }
         switch status {

@@ -610,6 +610,24 @@ static void test_api_secret_set_and_clear_and_sessions_still_start(void) {
     CHECK_EQ("set_api_secret(NULL)", be_essence2_set_api_secret(NULL), 0);
 }
 
+static void test_configured_metering_without_client_refuses_with_a_reason(void) {
+    /* this build has no metering client: a configured service must refuse sessions, not run unmetered */
+    char why[256] = "";
+    CHECK_EQ("last_refusal before any refusal", be_essence2_last_refusal(why, (int32_t)sizeof why), 0);
+    REQUIRE(setenv("ESSENCE2_METERING_URL", "https://metering.invalid/v1", 1) == 0, "setenv");
+    be_essence2_handle h = (be_essence2_handle)(uintptr_t)0x1;
+    CHECK_EQ("create with a metering service configured", be_essence2_create(g_avatar, NULL, 0, &h), -3);
+    CHECK(h == NULL, "refused create: expected *out == NULL");
+    int32_t len = be_essence2_last_refusal(why, (int32_t)sizeof why);
+    CHECK(len > 0 && strstr(why, "metering") != NULL, "last_refusal: expected a sentence naming metering, got %d '%s'",
+          len, why);
+    REQUIRE(unsetenv("ESSENCE2_METERING_URL") == 0, "unsetenv");
+    h = NULL;
+    CHECK_EQ("create without a metering service", be_essence2_create(g_avatar, NULL, 0, &h), 0);
+    if (h) be_essence2_destroy(h);
+done:;
+}
+
 static void test_short_buffers_negative_counts_and_bad_modes_are_refused(void) {
     struct fixture f;
     int16_t *big = NULL;
@@ -1941,6 +1959,7 @@ static const struct test_case tests[] = {
     {"create_rejects_bad_arguments_and_sets_out_to_null", test_create_rejects_bad_arguments_and_sets_out_to_null, 20},
     {"last_error_and_last_refusal_follow_their_contract", test_last_error_and_last_refusal_follow_their_contract, 20},
     {"api_secret_set_and_clear_and_sessions_still_start", test_api_secret_set_and_clear_and_sessions_still_start, 20},
+    {"configured_metering_without_client_refuses_with_a_reason", test_configured_metering_without_client_refuses_with_a_reason, 20},
     {"short_buffers_negative_counts_and_bad_modes_are_refused", test_short_buffers_negative_counts_and_bad_modes_are_refused, 30},
     {"fresh_engine_reports_no_frame_yet_and_is_healthy", test_fresh_engine_reports_no_frame_yet_and_is_healthy, 30},
     {"idle_frames_keep_moving_between_replies", test_idle_frames_keep_moving_between_replies, 60},

@@ -175,6 +175,19 @@ fails_with 2 "overwrite" "output that would overwrite the speech" render "$T/spe
 fails_with 2 "no extension" "output without an extension" render "$T/speech48s.wav" --avatar "$AVATAR" -o "$T/x"
 fails_with 1 "does not exist" "output in a missing directory" render "$T/speech48s.wav" --avatar "$AVATAR" -o "$T/no/such/dir/x.mp4"
 fails_with 2 "--reps" "bad bench --reps" bench --reps 0
+# avatar build from a portrait and its landmarks; damaged JPEGs are refused with the decoder's reason
+SRC=avatars/sources
+run 0 avatar build --portrait "$SRC/grace_hopper.jpg" --landmarks "$SRC/grace_hopper.landmarks.json" -o "$T/built.imx"
+check "avatar build from a JPEG and landmark JSON (mesh fitted)" [ $? = 0 ] && [ -s "$T/built.imx" ]
+run 0 avatar inspect "$T/built.imx"
+check "avatar inspect reads the built file" [ $? = 0 ] && grep -q "512" "$T/out"
+head -c 20000 "$SRC/grace_hopper.jpg" > "$T/trunc.jpg"
+run 1 avatar build --portrait "$T/trunc.jpg" --landmarks "$SRC/grace_hopper.landmarks.json" -o "$T/trunc.imx"
+check "a truncated JPEG is refused (exit 1) with libjpeg's reason" [ $? = 0 ] && grep -qi "corrupt\|premature" "$T/err"
+printf '\377\330\377\340 not a picture' > "$T/garbage.jpg"
+run 1 avatar build --portrait "$T/garbage.jpg" --landmarks "$SRC/grace_hopper.landmarks.json" -o "$T/garbage.imx"
+check "a JPEG without an image is refused (exit 1), the process survives" [ $? = 0 ] && grep -q "cannot decode JPEG" "$T/err"
+check "refused portraits leave no avatar behind" [ ! -e "$T/trunc.imx" ] && [ ! -e "$T/garbage.imx" ]
 check "failed renders leave no output behind" [ ! -e "$T/x.mp4" ] && [ ! -e "$T/x.y4m" ] && [ ! -e "$T/x" ]
 
 echo "tests/cli: $passed passed, $failed failed"
