@@ -77,7 +77,7 @@ public func be_essence2_quiesce_all(_ timeoutMs: Int32) -> Int32 {
 
 @_cdecl("be_essence2_version")
 public func be_essence2_version() -> UnsafePointer<CChar> {
-    staticCString("1.0.0")
+    staticCString(LibraryVersion.string)
 }
 
 @_cdecl("be_essence2_strerror")

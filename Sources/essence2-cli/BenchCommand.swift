@@ -46,7 +46,7 @@ enum BenchCommand {
                 runs.append(run)
             }
         }
-        let report = BenchReport(version: ProgramVersion.string, avatar: avatarPath, speech: speech.path ?? "synthetic",
+        let report = BenchReport(version: "\(LibraryVersion.string)", avatar: avatarPath, speech: speech.path ?? "synthetic",
                                  speechSeconds: Double(speech.samples.count) / Double(SpeechAudio.sampleRate),
                                  cpus: sysconf(Int32(_SC_NPROCESSORS_ONLN)), repetitions: options.repetitions, runs: runs)
         if options.json {

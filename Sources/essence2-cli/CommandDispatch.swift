@@ -1,3 +1,5 @@
+import Essence2Core
+
 import Glibc
 
 /// Chooses the subcommand and turns errors into a message on standard error and an exit status.
@@ -18,7 +20,7 @@ enum CommandDispatch {
                 if rest.first == "avatar" { return AvatarCommand.run(["--help"]) }
                 print(rest.first.flatMap(HelpText.forCommand) ?? HelpText.main)
             case "-V", "--version", "version":
-                print("essence2 \(ProgramVersion.string)")
+                print("essence2 \(LibraryVersion.string)")
             default:
                 throw CLIError.usage("unknown command '\(command)' (try essence2 --help)")
             }

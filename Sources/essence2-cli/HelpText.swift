@@ -1,3 +1,5 @@
+import Essence2Core
+
 /// The texts of `essence2 --help` and of each command's `--help`.
 enum HelpText {
     static func forCommand(_ command: String) -> String? {
@@ -10,7 +12,7 @@ enum HelpText {
     }
 
     static let main = """
-    essence2 \(ProgramVersion.string): on-device talking avatar. Speech in, lip-synced video out.
+    essence2 \(LibraryVersion.string): on-device talking avatar. Speech in, lip-synced video out.
 
     usage:
       essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N] [--frames DIR]

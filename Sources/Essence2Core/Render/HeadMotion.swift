@@ -17,7 +17,7 @@ struct HeadMotion {
 
     init(pose: FacePose, metrics m: FaceMetrics, parallaxAmplitude: Float) {
         let roll = sanitized(pose.headRoll, -HeadMotion.maxRoll, HeadMotion.maxRoll)
-        let faceHeight = min(m.height, 4096)
+        let faceHeight = HeadMotion.motionScale(m)
         let maxShift = max(2, HeadMotion.maxShiftPerFaceHeight * faceHeight)
         let shift = SIMD2(sanitized(pose.headShift.x, -maxShift, maxShift), sanitized(pose.headShift.y, -maxShift, maxShift))
         let yaw = sanitized(pose.headYaw, -1, 1), pitch = sanitized(pose.headPitch, -1, 1)
@@ -32,7 +32,10 @@ struct HeadMotion {
 
     /// Largest distance, in pixels, any point within `radius` of the neck pivot can move under the limits.
     static func maxDisplacement(metrics m: FaceMetrics, parallaxAmplitude: Float, radius: Float) -> Float {
-        let h = min(m.height, 4096)
+        let h = motionScale(m)
         return maxRoll * radius + maxShiftPerFaceHeight * h * 1.5 + breathLift * h + parallaxAmplitude * 1.9 + 2
     }
+
+    /// The face height that scales head motion, capped so absurd geometry cannot make absurd motion.
+    static func motionScale(_ m: FaceMetrics) -> Float { min(m.height, 4096) }
 }

@@ -32,4 +32,10 @@ struct MouthGeometry {
         photographedGap = PiecewiseLinear(gaps)
         photographedGapMax = gmax < 0.5 ? 0 : gmax
     }
+
+    /// On a closed-mouthed portrait, the tiny opening its inner lip outlines still have at x (landmark noise,
+    /// under half a pixel) that counts as closed; 0 on a portrait photographed open.
+    func closedSlack(_ x: Float) -> Float {
+        photographedGapMax > 0 ? 0 : max(0, lowerInner(x) - upperInner(x))
+    }
 }

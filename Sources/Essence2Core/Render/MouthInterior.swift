@@ -62,7 +62,7 @@ final class MouthInterior {
             let convex = 0.9 + 0.1 * sinf(Float.pi * within)
             teethShade[k] = lateral * convex * (1 - 0.16 * (1 - smoothstep(0, lineWidth, nearest)))
             seam[k] = 0.45 * clamp01(m.photographedGap(u) / seamScale)
-            slack[k] = m.photographedGapMax > 0 ? 0 : max(0, m.lowerInner(u) - m.upperInner(u))
+            slack[k] = m.closedSlack(u)
         }
     }
 

@@ -62,14 +62,12 @@ extension Renderer {
         let up = MediaPipeFace.upperInnerLip, lo = MediaPipeFace.lowerInnerLip
         var area = Bounds()
         var maxGap: Float = -1
-        let closedPortrait = rig.mouth.photographedGapMax == 0
         for k in 0..<up.count {
             lipUpper[k] = toLocal.apply(dest[up[k]])
             lipLower[k] = toLocal.apply(dest[lo[k]])
             area.add(dest[up[k]]); area.add(dest[lo[k]])
             // A closed-mouthed portrait's own tiny landmark gaps count as closed.
-            let slack = closedPortrait ? max(0, rig.mouth.lowerInner(lipLower[k].x) - rig.mouth.upperInner(lipLower[k].x)) : 0
-            maxGap = max(maxGap, lipLower[k].y - lipUpper[k].y - slack)
+            maxGap = max(maxGap, lipLower[k].y - lipUpper[k].y - rig.mouth.closedSlack(lipLower[k].x))
         }
         guard maxGap > 0.02 || rig.mouth.photographedGapMax > 0 else { return }
         mouth.setOpening(upper: lipUpper, lower: lipLower, points: up.count)
