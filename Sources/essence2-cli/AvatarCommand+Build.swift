@@ -12,7 +12,10 @@ extension AvatarCommand {
         var seed: UInt64 = AvatarBuilder.defaultSeed
         var source: String?
         var licence: String?
-        var canvas: (width: Int, height: Int)?
+        var size: (width: Int, height: Int)?
+        var fit = false
+        var face: Int?
+        var models: String?
     }
 
     /// Largest landmark or mesh JSON file read.
@@ -21,84 +24,121 @@ extension AvatarCommand {
     static func build(_ args: [String]) -> Int32 {
         var options = BuildOptions()
         var index = 0
+        func usageError(_ text: String) -> Int32 {
+            printError("essence2 avatar build: \(text)\n" + usage)
+            return ExitStatus.usage
+        }
         while index < args.count {
             let flag = args[index]
-            guard index + 1 < args.count else {
-                printError("essence2 avatar build: \(flag) needs a value\n" + usage)
-                return 2
+            index += 1
+            if flag == "--fit" {
+                options.fit = true
+                continue
             }
-            let value = args[index + 1]
-            index += 2
+            if !flag.hasPrefix("-") || flag == "-" {
+                guard options.portrait == nil else { return usageError("more than one portrait given ('\(flag)')") }
+                options.portrait = flag
+                continue
+            }
+            guard index < args.count else { return usageError("\(flag) needs a value") }
+            let value = args[index]
+            index += 1
             switch flag {
-            case "--portrait": options.portrait = value
+            case "--portrait":
+                guard options.portrait == nil else { return usageError("more than one portrait given ('\(value)')") }
+                options.portrait = value
             case "--landmarks": options.landmarks = value
             case "--mesh": options.mesh = value
             case "-o", "--output": options.output = value
             case "--name": options.name = value
             case "--source": options.source = value
             case "--licence", "--license": options.licence = value
+            case "--models": options.models = value
+            case "--face":
+                guard let number = Int(value), number >= 1 else {
+                    return usageError("--face \(value) is not a face number (1 = leftmost)")
+                }
+                options.face = number
             case "--seed":
                 let parsed = value.hasPrefix("0x") ? UInt64(value.dropFirst(2), radix: 16) : UInt64(value)
-                guard let seed = parsed else {
-                    printError("essence2 avatar build: --seed \(value) is not a number")
-                    return 2
-                }
+                guard let seed = parsed else { return usageError("--seed \(value) is not a number") }
                 options.seed = seed
-            case "--canvas":
+            case "--size", "--canvas":
                 let parts = value.lowercased().split(separator: "x")
-                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w),
-                      (1...16384).contains(h), w * h <= AvatarFileFormat.maxPixels else {
-                    printError("essence2 avatar build: --canvas \(value) is not WIDTHxHEIGHT within 16384x16384 and 8192*8192 pixels")
-                    return 2
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...AvatarFileFormat.maxSide).contains(w),
+                      (16...AvatarFileFormat.maxSide).contains(h), w * h <= AvatarFileFormat.maxPixels else {
+                    return usageError("\(flag) \(value) is not WIDTHxHEIGHT with sides 16...\(AvatarFileFormat.maxSide) and at most \(AvatarFileFormat.maxPixels) pixels")
                 }
-                options.canvas = (w, h)
+                options.size = (w, h)
+                // --canvas is the older spelling of --size WxH --fit.
+                if flag == "--canvas" { options.fit = true }
             default:
-                printError("essence2 avatar build: unknown option '\(flag)'\n" + usage)
-                return 2
+                return usageError("unknown option '\(flag)'")
             }
         }
-        guard let portrait = options.portrait, let landmarks = options.landmarks, let output = options.output else {
-            printError("essence2 avatar build: --portrait, --landmarks and -o are required\n" + usage)
-            return 2
+        guard let portrait = options.portrait, let output = options.output else {
+            return usageError("a portrait and -o AVATAR.imx are required")
+        }
+        if options.mesh != nil, options.landmarks == nil {
+            return usageError("--mesh needs --landmarks (a mesh found in the portrait replaces both)")
+        }
+        if options.face != nil, options.landmarks != nil {
+            return usageError("--face picks a detected face; it does not go with --landmarks")
         }
         do {
-            return try build(options, portrait: portrait, landmarks: landmarks, output: output)
+            return try build(options, portrait: portrait, output: output)
+        } catch let error as CLIError {
+            printError("essence2 avatar build: \(error)")
+            return error.status
         } catch {
             printError("essence2 avatar build: \(error)")
-            return 1
+            return ExitStatus.failure
         }
     }
 
-    private static func build(_ options: BuildOptions, portrait: String, landmarks: String,
-                              output: String) throws -> Int32 {
+    private static func build(_ options: BuildOptions, portrait: String, output: String) throws -> Int32 {
         let image = try ImageDecoder.decode(path: portrait)
-        let landmarkJSON = try readSmallFile(landmarks)
-        let meshJSON = try options.mesh.map(readSmallFile)
         let baseName = URL(fileURLWithPath: portrait).deletingPathExtension().lastPathComponent
-        var avatar = try AvatarBuilder.build(name: options.name ?? baseName, bgr: image.bgr, width: image.width,
-                                             height: image.height, landmarksJSON: landmarkJSON, meshJSON: meshJSON,
-                                             seed: options.seed)
-        if let canvas = options.canvas {
-            avatar = avatar.placed(onCanvasWidth: canvas.width, height: canvas.height)
-        }
+        let name = options.name ?? baseName
         var info: [String: String] = [
             "builder": "essence2 avatar build",
             "portrait": URL(fileURLWithPath: portrait).lastPathComponent,
-            "landmarks": URL(fileURLWithPath: landmarks).lastPathComponent,
-            "mesh": options.mesh.map { URL(fileURLWithPath: $0).lastPathComponent }
-                ?? "synthesized from the landmarks (coarse fit of a template mesh)",
         ]
+        var avatar: Avatar
+        var placement: String
+        if let landmarks = options.landmarks {
+            // Landmarks describe the portrait as given: it is kept whole (placed, never cropped).
+            let landmarkJSON = try readSmallFile(landmarks)
+            let meshJSON = try options.mesh.map(readSmallFile)
+            avatar = try AvatarBuilder.build(name: name, bgr: image.bgr, width: image.width, height: image.height,
+                                             landmarksJSON: landmarkJSON, meshJSON: meshJSON, seed: options.seed)
+            info["landmarks"] = URL(fileURLWithPath: landmarks).lastPathComponent
+            info["mesh"] = options.mesh.map { URL(fileURLWithPath: $0).lastPathComponent }
+                ?? "synthesized from the landmarks (coarse fit of a template mesh)"
+            placement = "portrait \(image.width)x\(image.height)"
+            if let size = options.size {
+                avatar = avatar.placed(onCanvasWidth: size.width, height: size.height)
+                placement += " placed whole on a \(size.width)x\(size.height) canvas"
+            }
+        } else {
+            var finder = try FaceFinder(modelDirectory: options.models)
+            let found = try finder.avatar(
+                from: image, name: name, size: options.size, fit: options.fit, face: options.face, seed: options.seed)
+            avatar = found.avatar
+            placement = found.placement
+            info["landmarks"] = "found in the portrait: MediaPipe face detector and Face Mesh 0.10.21 run by essence2"
+            info["mesh"] = "468 Face Mesh points found in the portrait, iris points estimated from the eye contours"
+            info["face"] = found.face
+        }
+        info["placement"] = placement
         if let source = options.source { info["source"] = source }
         if let licence = options.licence { info["licence"] = licence }
-        if let canvas = options.canvas {
-            info["canvas"] = "portrait \(image.width)x\(image.height) placed on a \(canvas.width)x\(canvas.height) canvas"
-        }
         try AvatarFile.write(avatar, info: info, to: output)
         let check = try AvatarFile.read(path: output)  // what was written must read back
         let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-        print("wrote \(output): \(check.name), \(check.width)x\(check.height), \(size) bytes, "
-            + "mesh \(options.mesh == nil ? "synthesized" : "from \(options.mesh!)"), head box \(check.headBox.width)x\(check.headBox.height) at (\(check.headBox.x), \(check.headBox.y))")
-        return 0
+        print("wrote \(output): \(check.name), \(check.width)x\(check.height) (\(placement)), \(size) bytes, "
+            + "head box \(check.headBox.width)x\(check.headBox.height) at (\(check.headBox.x), \(check.headBox.y))")
+        return ExitStatus.success
     }
 
     private static func readSmallFile(_ path: String) throws -> [UInt8] {

@@ -7,17 +7,29 @@ import Foundation
 /// file missing or invalid.
 enum AvatarCommand {
     static let usage = """
-        usage: essence2 avatar build --portrait IMAGE --landmarks LANDMARKS.json [--mesh MESH.json] -o AVATAR.imx
+        usage: essence2 avatar build PORTRAIT -o AVATAR.imx [--size WIDTHxHEIGHT [--fit]] [--face N]
+                                     [--landmarks LANDMARKS.json [--mesh MESH.json]] [--models DIR]
                                      [--name NAME] [--seed HEX|DECIMAL] [--source TEXT] [--licence TEXT]
-                                     [--canvas WIDTHxHEIGHT]
+               essence2 avatar detect PORTRAIT [--face N] [--landmarks-out FILE.json] [--mesh-out FILE.json]
+                                     [--time N] [--models DIR]
                essence2 avatar inspect AVATAR.imx
 
-          build    makes an .imx avatar from a JPEG or PNG portrait and its landmark JSON (and mesh JSON;
-                   without --mesh a coarse mesh is fitted to the landmarks). --canvas places the portrait,
-                   scaled to fit and centred, on a canvas of that size. --source and --licence are recorded
-                   in the manifest.
+          build    makes an .imx avatar from a JPEG or PNG portrait of any size. The face and its 468 Face
+                   Mesh landmarks are found in the portrait (MediaPipe's models, run in essence2; --face N
+                   picks one of several faces, 1 = leftmost). Without --size the portrait keeps its size
+                   (scaled down to 1920 on the longest side when larger); --size crops around the face to
+                   fill WIDTHxHEIGHT; --size with --fit places the whole portrait on that canvas, the
+                   margins filled from its edges. --landmarks (and --mesh) give the face's points instead
+                   of finding them (the portrait is then kept whole; --canvas WxH = --size WxH --fit).
+                   --source and --licence are recorded in the manifest.
+          detect   lists the faces found in a portrait and the chosen face's boxes; --landmarks-out and
+                   --mesh-out write its landmarks as JSON that build reads back (to check or edit them);
+                   --time N times detection and landmarks (median of N runs, one thread).
           inspect  prints the header, sections (sizes, sha256 ok/FAIL), manifest and content of a file and
                    exits 0 when it is valid, 4 when it is missing or invalid.
+
+          Models are looked for in --models DIR, $ESSENCE2_MODELS, ./models, models/ beside the command's
+          directory, and PREFIX/share/essence2/models; each is checked against its sha256.
 
         """
 
@@ -30,6 +42,7 @@ enum AvatarCommand {
         switch command {
         case "build": return build(rest)
         case "inspect": return inspect(rest)
+        case "detect": return detect(rest)
         case "-h", "--help", "help":
             print(usage, terminator: "")
             return 0

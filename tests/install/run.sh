@@ -19,7 +19,8 @@ else
   echo "install: $passed passed, $failed failed"; exit 1
 fi
 for f in lib/libessence2.so include/essence2.h lib/pkgconfig/essence2.pc bin/essence2 \
-         share/essence2/avatars/grace-hopper.imx; do
+         share/essence2/avatars/grace-hopper.imx share/essence2/models/face_detection_short_range.tflite \
+         share/essence2/models/face_landmark.tflite share/essence2/models/LICENSE.mediapipe; do
   if [ -e "$prefix/$f" ]; then ok "installed $f"; else fail "missing $f"; fi
 done
 
@@ -50,6 +51,13 @@ if (cd "$prefix" && "$prefix/bin/essence2" render "$OLDPWD/examples/audio/demo.w
   ok "installed essence2 render finds the installed default avatar"
 else
   fail "installed essence2 render with the default avatar"; cat "$prefix/render.log"
+fi
+# From a directory without models/, avatar build uses PREFIX/share/essence2/models.
+if (cd "$prefix" && "$prefix/bin/essence2" avatar build "$OLDPWD/avatars/sources/grace_hopper.jpg" -o "$prefix/me.imx" \
+     >"$prefix/build.log" 2>&1) && [ -s "$prefix/me.imx" ]; then
+  ok "installed essence2 avatar build finds the installed face models"
+else
+  fail "installed essence2 avatar build with the installed models"; cat "$prefix/build.log"
 fi
 
 echo "install: $passed passed, $failed failed"

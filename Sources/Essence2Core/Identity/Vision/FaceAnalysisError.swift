@@ -1,0 +1,30 @@
+/// Why faces could not be found or measured in an image. `description` is one human sentence.
+public struct FaceAnalysisError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The class of failure.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The image buffer or its dimensions are invalid (wrong byte count, zero or absurd size).
+        case invalidImage
+        /// A model file is missing, unreadable, malformed, or not the model expected.
+        case invalidModel
+        /// The detector found no face.
+        case noFace
+        /// The detector found several faces and no index chose one.
+        case severalFaces
+        /// The face index asked for does not exist.
+        case noSuchFace
+        /// The landmark model does not see a face in the detected region.
+        case noLandmarks
+    }
+
+    /// The class of failure.
+    public var kind: Kind
+    /// What exactly went wrong, in words.
+    public var reason: String
+
+    public init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}

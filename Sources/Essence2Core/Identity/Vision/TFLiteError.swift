@@ -1,0 +1,11 @@
+/// Why a TensorFlow Lite model could not be loaded or run: a message that says what was wrong and where
+/// (which table, tensor or operator).
+public struct TFLiteError: Error, CustomStringConvertible {
+    /// Human-readable explanation, e.g. `operator 12 (CONV_2D): filter 'w' must be constant`.
+    public var description: String
+
+    /// Creates an error with the given message.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,102 @@
+import Essence2Core
+import Foundation
+
+extension AvatarCommand {
+    /// `essence2 avatar detect PORTRAIT …`: the faces found, the chosen face's landmarks (optionally written as
+    /// JSON that `avatar build --landmarks/--mesh` reads back), and with `--time N` the median cost.
+    static func detect(_ args: [String]) -> Int32 {
+        var portrait: String?
+        var models: String?
+        var number: Int?
+        var landmarksOut: String?
+        var meshOut: String?
+        var repeats = 0
+        var index = 0
+        func usageError(_ text: String) -> Int32 {
+            printError("essence2 avatar detect: \(text)\n" + usage)
+            return ExitStatus.usage
+        }
+        while index < args.count {
+            let flag = args[index]
+            index += 1
+            if !flag.hasPrefix("-") || flag == "-" {
+                guard portrait == nil else { return usageError("more than one portrait given ('\(flag)')") }
+                portrait = flag
+                continue
+            }
+            guard index < args.count else { return usageError("\(flag) needs a value") }
+            let value = args[index]
+            index += 1
+            switch flag {
+            case "--models": models = value
+            case "--landmarks-out": landmarksOut = value
+            case "--mesh-out": meshOut = value
+            case "--face":
+                guard let n = Int(value), n >= 1 else { return usageError("--face \(value) is not a face number (1 = leftmost)") }
+                number = n
+            case "--time":
+                guard let n = Int(value), (1...1000).contains(n) else { return usageError("--time \(value) is not 1...1000") }
+                repeats = n
+            default: return usageError("unknown option '\(flag)'")
+            }
+        }
+        guard let portrait else { return usageError("a portrait is required") }
+        do {
+            let image = try ImageDecoder.decode(path: portrait)
+            var finder = try FaceFinder(modelDirectory: models)
+            let faces = try finder.faces(in: image)
+            print("\(portrait): \(image.width)x\(image.height), \(faces.count) face\(faces.count == 1 ? "" : "s") (numbered left to right)")
+            for (i, face) in faces.enumerated() { print("  face \(i + 1): \(face)") }
+            if faces.count > 1, number == nil, landmarksOut == nil, meshOut == nil, repeats == 0 {
+                print("  pass --face N for a face's landmarks")
+                return ExitStatus.success
+            }
+            let face: FaceDetection
+            do {
+                face = try FaceAnalyzer.choose(faces, number: number)
+            } catch {
+                throw CLIError(FaceFinder.message(error))
+            }
+            let result = try finder.landmarks(in: image, face: face)
+            let landmarks = result.landmarks()
+            print("  landmarks of face \(number ?? 1): 468 points, presence \(Float(Int(result.presence * 100)) / 100), "
+                + "face box \(landmarks.faceBox.width)x\(landmarks.faceBox.height) at (\(landmarks.faceBox.x), \(landmarks.faceBox.y)), "
+                + "mouth box \(landmarks.mouthBox.width)x\(landmarks.mouthBox.height) at (\(landmarks.mouthBox.x), \(landmarks.mouthBox.y))")
+            let name = URL(fileURLWithPath: portrait).lastPathComponent
+            let model = "MediaPipe Face Mesh 0.10.21 (468 points, iris points estimated), run by essence2 \(LibraryVersion.string)"
+            if let landmarksOut {
+                try Data(landmarks.jsonBytes(image: name, width: image.width, height: image.height, model: model))
+                    .write(to: URL(fileURLWithPath: landmarksOut))
+                print("  wrote \(landmarksOut)")
+            }
+            if let meshOut {
+                try Data(result.mesh().jsonBytes(image: name, width: image.width, height: image.height, model: model))
+                    .write(to: URL(fileURLWithPath: meshOut))
+                print("  wrote \(meshOut)")
+            }
+            if repeats > 0 {
+                var detectTimes: [Double] = []
+                var totalTimes: [Double] = []
+                for _ in 0..<repeats {
+                    let start = Clock.now()
+                    let found = try FaceAnalyzer.choose(finder.faces(in: image), number: number)
+                    let detected = Clock.now()
+                    _ = try finder.landmarks(in: image, face: found)
+                    let end = Clock.now()
+                    detectTimes.append(detected - start)
+                    totalTimes.append(end - start)
+                }
+                func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+                print("  time (one thread, median of \(repeats)): detection \(ms(Statistics.median(detectTimes))), "
+                    + "detection + landmarks \(ms(Statistics.median(totalTimes)))")
+            }
+            return ExitStatus.success
+        } catch let error as CLIError {
+            printError("essence2 avatar detect: \(error)")
+            return error.status
+        } catch {
+            printError("essence2 avatar detect: \(error)")
+            return ExitStatus.failure
+        }
+    }
+}
