@@ -14,7 +14,9 @@ EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h') Package.swift
 
-.PHONY: all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
+
+.PHONY: lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -25,6 +27,7 @@ help:
 	@echo "make bench      speed and memory figures"
 	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command"
 	@echo "make deps       install the Debian packages the build needs (as root)"
+	@echo "make lipsync-data / lipsync-train / lipsync-eval   lip-sync model: data, training, evaluation"
 
 # Installs what is missing; quiet and quick when everything is there.
 deps:
@@ -77,6 +80,7 @@ test-c: all $(CTESTS)
 
 test-cli: build
 	tests/cli/run.sh $(CLI)
+	tests/cli/faces.sh $(CLI)
 
 test-install: build
 	tests/install/run.sh
@@ -88,16 +92,48 @@ demo: deps build
 
 bench: deps build
 	$(CLI) bench --avatar avatars/grace-hopper.imx
+	@echo "face detection + Face Mesh landmarks (avatar build), one thread:"
+	@$(CLI) avatar detect avatars/sources/grace_hopper.jpg --time 21 | tail -1
+	@$(CLI) avatar detect avatars/sources/astronaut.png --time 21 | tail -1
+
+# The training data of the lip-sync model (docs/lipsync.md): espeak-ng and Festival voices with exact phone
+# timings, augmented; deterministic for a seed. Needs the Debian packages of lipsync-deps.
+lipsync-deps:
+	@missing=""; for p in $(LIPSYNC_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@python3 -c 'import numpy, scipy' 2>/dev/null || python3 -m pip install -q 'numpy<2' scipy
+
+lipsync-data: lipsync-deps
+	python3 tools/lipsync/make_data.py --out build/lipsync-data --seed 1
+
+$(OUT)/lipsync-data/manifest.json: tools/lipsync/make_data.py tools/lipsync/sentences.txt
+	$(MAKE) --no-print-directory lipsync-data
+
+# Trains the lip-sync model on the data above (CPU, PyTorch from PyPI, a few minutes) and writes the weights
+# into the library (Sources/Essence2Core/Audio/ArticulationWeights.swift) and the test fixtures.
+lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
+	@python3 -c 'import torch' 2>/dev/null || python3 -m pip install -q torch
+	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model
+	python3 tools/lipsync/export.py --model $(OUT)/lipsync-model/model.pt
+
+# Held-out voices rendered through libessence2.so; mouth openness measured from the pixels (docs/lipsync.md).
+lipsync-eval: build lipsync-deps $(OUT)/lipsync-data/manifest.json
+	python3 tools/lipsync/eval.py --lib $(LIB) --avatar avatars/grace-hopper.imx --data $(OUT)/lipsync-data/val --cli $(CLI)
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/essence2/avatars
+	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/essence2/avatars $(DESTDIR)$(PREFIX)/share/essence2/models
 	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libessence2.so
 	install -m 0644 include/essence2.h $(DESTDIR)$(PREFIX)/include/essence2.h
 	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: essence2\nDescription: on-device talking-avatar engine\nVersion: 1.0.0\nLibs: -L$${libdir} -lessence2\nCflags: -I$${includedir}\n' \
 	  "$(PREFIX)" > $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc
 	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/essence2
 	install -m 0644 avatars/*.imx $(DESTDIR)$(PREFIX)/share/essence2/avatars/
+	install -m 0644 models/*.tflite models/LICENSE.mediapipe models/SHA256SUMS $(DESTDIR)$(PREFIX)/share/essence2/models/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libessence2.so $(DESTDIR)$(PREFIX)/include/essence2.h \

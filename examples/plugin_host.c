@@ -53,6 +53,7 @@
     X(be_essence2_anchor_slots)        \
     X(be_essence2_set_pacing)          \
     X(be_essence2_set_seed)            \
+    X(be_essence2_set_lipsync)         \
     X(be_essence2_version)             \
     X(be_essence2_strerror)
 

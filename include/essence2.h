@@ -50,7 +50,7 @@ typedef struct be_essence2_engine *be_essence2_handle;
 #define BE_ESSENCE2_ERR_ARGUMENT  (-1) /**< bad argument: NULL pointer, unknown or destroyed handle, short buffer, value out of range */
 #define BE_ESSENCE2_ERR_AVATAR    (-2) /**< create: the avatar file is missing, truncated, corrupt, fails its checksum or has an unsupported version */
 #define BE_ESSENCE2_ERR_FULL      (-2) /**< push_audio: the audio ring is full, nothing was queued */
-#define BE_ESSENCE2_ERR_MODE      (-2) /**< set_mode / set_pacing: unknown mode */
+#define BE_ESSENCE2_ERR_MODE      (-2) /**< set_mode / set_pacing / set_lipsync: unknown mode or model */
 #define BE_ESSENCE2_ERR_REFUSED   (-3) /**< the session was refused by the credential check */
 
 /* ---- Frame kinds (be_essence2_last_frame_kind) ------------------------------------------------------ */
@@ -65,6 +65,10 @@ typedef struct be_essence2_engine *be_essence2_handle;
 /* ---- Pacing (be_essence2_set_pacing) ---------------------------------------------------------------- */
 #define BE_ESSENCE2_PACING_REALTIME 0 /**< at most 25 frames a second, on the wall clock (default) */
 #define BE_ESSENCE2_PACING_UNPACED  1 /**< frames as fast as they render, for offline rendering to a file */
+
+/* ---- Lip-sync models (be_essence2_set_lipsync) ----------------------------------------------------- */
+#define BE_ESSENCE2_LIPSYNC_LEARNED 0 /**< the learned audio-to-articulation model (default) */
+#define BE_ESSENCE2_LIPSYNC_V1      1 /**< version 1: the hand-tuned mapping from loudness and spectral cues */
 
 /* ---- Audio and frame constants ---------------------------------------------------------------------- */
 #define BE_ESSENCE2_SAMPLE_RATE       16000 /**< Hz, the only input rate */
@@ -290,6 +294,16 @@ int64_t be_essence2_anchor_slots(be_essence2_handle h);
  * @return 0; -1 unknown handle; -2 unknown mode.
  */
 int32_t be_essence2_set_pacing(be_essence2_handle h, int32_t mode);
+
+/**
+ * Chooses how audio becomes mouth movement, for the replies started after this call; a reply already
+ * running keeps the model it started with. Both models are deterministic in UNPACED pacing.
+ * @param model BE_ESSENCE2_LIPSYNC_LEARNED (the default) or BE_ESSENCE2_LIPSYNC_V1 (the loudness-driven
+ *              mapping of version 1, kept for comparison).
+ * @return 0; -1 unknown handle; -2 unknown model.
+ * Thread safety: safe from any thread.
+ */
+int32_t be_essence2_set_lipsync(be_essence2_handle h, int32_t model);
 
 /**
  * Seeds the idle motion (blink times, head movement); takes effect for the frames planned from now on

@@ -85,7 +85,7 @@ public func be_essence2_strerror(_ code: Int32) -> UnsafePointer<CChar> {
     switch code {
     case 0: return staticCString("success")
     case -1: return staticCString("bad argument (NULL pointer, unknown handle, short buffer or value out of range)")
-    case -2: return staticCString("avatar file invalid, audio ring full, or unknown mode")
+    case -2: return staticCString("avatar file invalid, audio ring full, or unknown mode or model")
     case -3: return staticCString("session refused by the credential check")
     default: return staticCString("unknown error")
     }

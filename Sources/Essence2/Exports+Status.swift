@@ -18,6 +18,14 @@ public func be_essence2_set_pacing(_ h: OpaquePointer?, _ mode: Int32) -> Int32 
     return 0
 }
 
+@_cdecl("be_essence2_set_lipsync")
+public func be_essence2_set_lipsync(_ h: OpaquePointer?, _ model: Int32) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(-1, "unknown or destroyed handle") }
+    guard let model = LipSyncModel(rawValue: model) else { return fail(-2, "unknown lip-sync model \(model)") }
+    engine.setLipSyncModel(model)
+    return 0
+}
+
 @_cdecl("be_essence2_set_seed")
 public func be_essence2_set_seed(_ h: OpaquePointer?, _ seed: UInt64) -> Int32 {
     guard let engine = HandleRegistry.engine(h) else { return fail(-1, "unknown or destroyed handle") }

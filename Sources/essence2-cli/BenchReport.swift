@@ -8,6 +8,8 @@ struct BenchReport: Codable {
     var cpus: Int
     var repetitions: Int
     var runs: [BenchRun]
+    /// Audio to articulation alone, per model.
+    var lipSync: [BenchLipSync]
 
     /// The run for a canvas and engine count.
     func run(width: Int, height: Int, engines: Int) -> BenchRun? {
@@ -50,7 +52,9 @@ struct BenchReport: Codable {
         }
         let footer = "\n\nx real time = video seconds made per wall second (frames x 0.04 s / wall s), unpaced pacing.\n"
             + "Frames per reply (1 / 4 engines; the speech is shortened on slow machines): \(frames.joined(separator: ", ")).\n"
-            + "Memory: one process per column and engine count; VmHWM is its peak resident set."
+            + "Memory: one process per column and engine count; VmHWM is its peak resident set.\n"
+            + "Lip sync alone (audio to articulation, one thread, per 40 ms frame): "
+            + lipSync.map { "\($0.model) \(Formatting.fixed($0.secondsPerFrame * 1000, digits: 3)) ms" }.joined(separator: ", ")
         return header + "\n" + TextTable.render(rows) + footer
     }
 }

@@ -15,12 +15,13 @@ enum HelpText {
     essence2 \(LibraryVersion.string): on-device talking avatar. Speech in, lip-synced video out.
 
     usage:
-      essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N] [--frames DIR]
+      essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N]
+                     [--lipsync learned|v1] [--frames DIR]
                                  render SPEECH (any audio file) as a video of the avatar speaking it
       essence2 audio IN -o OUT.wav   convert any audio file to the engine's input (16 kHz mono 16-bit WAV)
       essence2 bench [--avatar A.imx] [--json]
                                  measure speed, memory and latency; prints one table
-      essence2 avatar build|inspect ...
+      essence2 avatar build|detect|inspect ...
                                  make or examine .imx avatar files (essence2 avatar --help)
       essence2 --help | help COMMAND
       essence2 --version
@@ -45,6 +46,8 @@ enum HelpText {
                             when FILE ends in .y4m, writes FILE.y4m (raw video) and FILE.wav (16 kHz audio).
       -m, --mode full|head  full: the whole portrait (default); head: a square crop around the head
           --seed N          seed of the idle motion (blinks, head movement), for reproducible output
+          --lipsync M       how speech moves the mouth: learned (the trained model, default) or v1
+                            (version 1's loudness-driven mapping, for comparison)
           --frames DIR      also write every frame as DIR/frame_00000.png, ...
       -h, --help            this text
 

@@ -1,7 +1,8 @@
 import Essence2Core
 import Glibc
 
-/// `essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N] [--frames DIR]`.
+/// `essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N] [--lipsync learned|v1]
+/// [--frames DIR]`.
 enum RenderCommand {
     static func run(_ arguments: [String]) throws(CLIError) {
         let options = try RenderOptions.parse(arguments)
@@ -22,6 +23,7 @@ enum RenderCommand {
         engine.setPacing(.unpaced)
         engine.setMode(options.mode)
         if let seed = options.seed { engine.setSeed(seed) }
+        engine.setLipSyncModel(options.lipSync)
         let (width, height) = engine.frameSize
         let frameBytes = engine.frameBytes
 

@@ -10,6 +10,8 @@ struct RenderOptions {
     var outputPath: String?
     var mode: DisplayMode = .full
     var seed: UInt64?
+    /// The audio-to-articulation mapping.
+    var lipSync: LipSyncModel = .learned
     /// Directory to also write every frame into as PNG.
     var framesDirectory: String?
     /// `true` when the user asked for help instead.
@@ -20,6 +22,7 @@ struct RenderOptions {
         .init(name: "--output", aliases: ["-o"], takesValue: true),
         .init(name: "--mode", aliases: ["-m"], takesValue: true),
         .init(name: "--seed", takesValue: true),
+        .init(name: "--lipsync", takesValue: true),
         .init(name: "--frames", takesValue: true),
         .init(name: "--help", aliases: ["-h"], takesValue: false),
     ])
@@ -48,6 +51,9 @@ struct RenderOptions {
         if let seed = scanned.value("--seed") {
             options.seed = try parseSeed(seed)
         }
+        if let model = scanned.value("--lipsync") {
+            options.lipSync = try parseLipSync(model)
+        }
         return options
     }
 
@@ -57,6 +63,15 @@ struct RenderOptions {
         case "full": return .full
         case "head": return .head
         default: throw .usage("unknown mode '\(text)' (use full or head)")
+        }
+    }
+
+    /// `learned` or `v1`.
+    static func parseLipSync(_ text: String) throws(CLIError) -> LipSyncModel {
+        switch text.lowercased() {
+        case "learned": return .learned
+        case "v1": return .v1
+        default: throw .usage("unknown lip-sync model '\(text)' (use learned or v1)")
         }
     }
 

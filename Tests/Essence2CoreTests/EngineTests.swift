@@ -252,6 +252,45 @@ import Glibc
         }
     }
 
+    @Test func lipSyncModelAppliesFromTheNextReplyWhileARunningReplyKeepsItsOwn() {
+        let engine = Engine(avatar: TestAvatar.grace)
+        engine.setPacing(.unpaced)
+        func newestReplyModel() -> LipSyncModel? { engine.core.state.withLock { $0.replies.last?.lipSync.model } }
+        #expect(engine.lipSyncModel == .learned)
+        engine.setLipSyncModel(.v1)
+        #expect(engine.lipSyncModel == .v1)
+        #expect(push(engine, Self.speech(seconds: 0.6)))
+        engine.setLipSyncModel(.learned)
+        #expect(engine.lipSyncModel == .learned)
+        #expect(newestReplyModel() == .v1)
+        #expect(push(engine, Self.speech(seconds: 0.2)))  // more audio of the same reply
+        #expect(newestReplyModel() == .v1)
+        engine.endUtterance()
+        var frames: [[UInt8]] = []
+        let kinds = withFrameBuffer(engine) { drainReply(engine, buffer: $0, frames: &frames) }
+        #expect(kinds.filter { $0 == .speech }.count == (16_000 * 8 / 10 + 639) / 640)
+        #expect(push(engine, Self.speech(seconds: 0.4)))
+        #expect(newestReplyModel() == .learned)
+    }
+
+    @Test func learnedAndV1ModelsMoveTheMouthDifferentlyForTheSameAudio() {
+        func render(_ model: LipSyncModel) -> [[UInt8]] {
+            let engine = Engine(avatar: TestAvatar.grace)
+            engine.setPacing(.unpaced)
+            engine.setSeed(7)
+            engine.setLipSyncModel(model)
+            _ = push(engine, Self.speech(seconds: 1.2))
+            engine.endUtterance()
+            var frames: [[UInt8]] = []
+            _ = withFrameBuffer(engine) { drainReply(engine, buffer: $0, frames: &frames) }
+            return frames
+        }
+        let learned = render(.learned), v1 = render(.v1)
+        #expect(learned.count == v1.count)
+        #expect(learned == render(.learned))
+        #expect(zip(learned, v1).contains { $0 != $1 })
+    }
+
     @Test func pullIntoTooSmallBufferIsRefused() {
         let engine = Engine(avatar: TestAvatar.grace)
         engine.setPacing(.unpaced)

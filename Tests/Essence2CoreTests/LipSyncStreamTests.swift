@@ -4,8 +4,8 @@ import Testing
 /// Helpers for driving a `LipSyncStream` the way the engine does.
 enum LipSyncDriver {
     /// Appends `chunks` one by one, taking every frame that is ready after each, then flushes the rest.
-    static func frames(_ samples: [Int16], chunkSizes: [Int]) -> [Articulation] {
-        var stream = LipSyncStream()
+    static func frames(_ samples: [Int16], chunkSizes: [Int], model: LipSyncModel = .learned) -> [Articulation] {
+        var stream = LipSyncStream(model: model)
         var out: [Articulation] = []
         var position = 0
         for size in chunkSizes where position < samples.count {
@@ -23,7 +23,9 @@ enum LipSyncDriver {
     }
 
     /// All frames of `samples` appended at once.
-    static func frames(_ samples: [Int16]) -> [Articulation] { frames(samples, chunkSizes: [samples.count]) }
+    static func frames(_ samples: [Int16], model: LipSyncModel = .learned) -> [Articulation] {
+        frames(samples, chunkSizes: [samples.count], model: model)
+    }
 
     static func bits(_ a: Articulation) -> [UInt32] {
         [a.jawOpen.bitPattern, a.lipSpread.bitPattern, a.lipPress.bitPattern]
@@ -65,35 +67,39 @@ enum LipSyncDriver {
     }
 }
 
-@Test func outputDoesNotDependOnHowAudioIsChunked() throws {
+@Test(arguments: LipSyncModel.allCases)
+func outputDoesNotDependOnHowAudioIsChunked(model: LipSyncModel) throws {
     let speech = try SpeechFixture.samples("speech_bilabial")
-    let reference = LipSyncDriver.frames(speech).map(LipSyncDriver.bits)
+    let reference = LipSyncDriver.frames(speech, model: model).map(LipSyncDriver.bits)
     #expect(reference.count == (speech.count + 639) / 640)
     for seed in [1, 2, 3] as [UInt64] {
         var random = TestRandom(seed: seed)
         let sizes = (0..<2000).map { _ in random.below(seed == 3 ? 40 : 3000) }
-        let chunked = LipSyncDriver.frames(speech, chunkSizes: sizes).map(LipSyncDriver.bits)
+        let chunked = LipSyncDriver.frames(speech, chunkSizes: sizes, model: model).map(LipSyncDriver.bits)
         #expect(chunked == reference, "seed \(seed)")
     }
-    let oneByOne = LipSyncDriver.frames(speech, chunkSizes: [Int](repeating: 1, count: speech.count))
+    let oneByOne = LipSyncDriver.frames(
+        speech, chunkSizes: [Int](repeating: 1, count: speech.count), model: model)
     #expect(oneByOne.map(LipSyncDriver.bits) == reference)
 }
 
-@Test func sameAudioGivesTheSameArticulation() throws {
+@Test(arguments: LipSyncModel.allCases)
+func sameAudioGivesTheSameArticulation(model: LipSyncModel) throws {
     let speech = try SpeechFixture.samples("speech_vowels")
-    let a = LipSyncDriver.frames(speech).map(LipSyncDriver.bits)
-    let b = LipSyncDriver.frames(speech).map(LipSyncDriver.bits)
+    let a = LipSyncDriver.frames(speech, model: model).map(LipSyncDriver.bits)
+    let b = LipSyncDriver.frames(speech, model: model).map(LipSyncDriver.bits)
     #expect(a == b)
 }
 
-@Test func flushDoesNotLeaveSilenceInTheStream() throws {
+@Test(arguments: LipSyncModel.allCases)
+func flushDoesNotLeaveSilenceInTheStream(model: LipSyncModel) throws {
     // A sustained open vowel: flushing after its first frame (look-ahead missing, read as silence) must not
     // make later frames see a gap once the real audio arrives.
     let vowels = try SpeechFixture.samples("speech_vowels")
     let vowel = Array(vowels[0..<5760])  // the first 360 ms, inside "A:"
-    let reference = LipSyncDriver.frames(vowel)
+    let reference = LipSyncDriver.frames(vowel, model: model)
 
-    var stream = LipSyncStream()
+    var stream = LipSyncStream(model: model)
     vowel[0..<640].withUnsafeBufferPointer { stream.append($0) }
     let flushedFrame = stream.nextFrame(flush: true)
     let first = try #require(flushedFrame)
@@ -105,14 +111,20 @@ enum LipSyncDriver {
     #expect(1 + later.count == reference.count)
     #expect(first.jawOpen > 0.3)
     for (k, a) in later.enumerated() where k + 1 < reference.count - 2 {
-        // Same audio, same hop grid: only the smoothing memory of the flushed frame differs, and it fades.
+        // Same audio, same hop grid: only v1's smoothing memory of the flushed frame differs, and it fades.
         #expect(abs(a.jawOpen - reference[k + 1].jawOpen) < 0.05, "frame \(k + 1)")
-        #expect(a.lipPress < 0.1, "frame \(k + 1)")
+        // (Frame 1 is the vowel's abrupt onset at the start of the file, which the learned model may still show
+        // as lips parting.)
+        if k >= 1 { #expect(a.lipPress < 0.1, "frame \(k + 1)") }
     }
     #expect(abs(later[4].jawOpen - reference[5].jawOpen) < 0.002)
+    if model == .learned {
+        // The learned model has no memory of its outputs: the later frames are exactly the unflushed ones.
+        #expect(later.map(LipSyncDriver.bits) == reference[1...].map(LipSyncDriver.bits))
+    }
 
     // A flushed partial frame: the next frame starts right after its audio, still without a gap.
-    var partial = LipSyncStream()
+    var partial = LipSyncStream(model: model)
     vowel[0..<1000].withUnsafeBufferPointer { partial.append($0) }
     var flushed = 0
     while partial.nextFrame(flush: true) != nil { flushed += 1 }
@@ -124,13 +136,14 @@ enum LipSyncDriver {
     #expect(resumed.allSatisfy { $0.jawOpen > 0.6 && $0.lipPress < 0.1 })
 }
 
-@Test func holdFrameEasesClosedSmoothlyWithoutConsumingAudio() throws {
+@Test(arguments: LipSyncModel.allCases)
+func holdFrameEasesClosedSmoothlyWithoutConsumingAudio(model: LipSyncModel) throws {
     let vowels = try SpeechFixture.samples("speech_vowels")
-    var stream = LipSyncStream()
+    var stream = LipSyncStream(model: model)
     vowels[0..<6400].withUnsafeBufferPointer { stream.append($0) }
     var last = Articulation.rest
     while let a = stream.nextFrame(flush: false) { last = a }
-    #expect(last.jawOpen > 0.8)
+    #expect(last.jawOpen > 0.6)
     let buffered = stream.bufferedSamples
     var previous = last
     for k in 0..<12 {
@@ -149,7 +162,12 @@ enum LipSyncDriver {
     let next = stream.nextFrame(flush: false)
     let resumed = try #require(next)
     #expect(resumed.jawOpen > previous.jawOpen)
-    #expect(resumed.jawOpen < 0.8)
+    if model == .v1 {
+        #expect(resumed.jawOpen < 0.8)  // v1 smooths its way back open
+    } else {
+        // The learned model's frames depend only on the audio: held frames leave no trace.
+        #expect(resumed == LipSyncDriver.frames(Array(vowels[0..<7040]), model: .learned)[8])
+    }
 }
 
 @Test func outputsAreFiniteAndWithinRange() throws {
@@ -164,12 +182,15 @@ enum LipSyncDriver {
     var random = TestRandom(seed: 9)
     inputs.append((0..<16000).map { _ in Int16(truncatingIfNeeded: random.next()) })
     for input in inputs {
-        var stream = LipSyncStream()
-        var frames = LipSyncDriver.frames(input)
-        for _ in 0..<5 { frames.append(stream.holdFrame()) }
-        for a in frames {
-            #expect(a.jawOpen.isFinite && a.lipSpread.isFinite && a.lipPress.isFinite)
-            #expect((0...1).contains(a.jawOpen) && (-1...1).contains(a.lipSpread) && (0...1).contains(a.lipPress))
+        for model in LipSyncModel.allCases {
+            var stream = LipSyncStream(model: model)
+            var frames = LipSyncDriver.frames(input, model: model)
+            for _ in 0..<5 { frames.append(stream.holdFrame()) }
+            for a in frames {
+                #expect(a.jawOpen.isFinite && a.lipSpread.isFinite && a.lipPress.isFinite)
+                #expect(
+                    (0...1).contains(a.jawOpen) && (-1...1).contains(a.lipSpread) && (0...1).contains(a.lipPress))
+            }
         }
     }
 }

@@ -477,6 +477,8 @@ static void check_unusable_handle(const char *file, int line, be_essence2_handle
     EXPECT(be_essence2_anchor_slots(h), -1);
     EXPECT(be_essence2_set_pacing(h, BE_ESSENCE2_PACING_UNPACED), -1);
     EXPECT(be_essence2_set_seed(h, 42), -1);
+    EXPECT(be_essence2_set_lipsync(h, BE_ESSENCE2_LIPSYNC_V1), -1);
+    EXPECT(be_essence2_set_lipsync(h, 7), -1);
 #undef EXPECT
 }
 
@@ -666,6 +668,12 @@ static void test_short_buffers_negative_counts_and_bad_modes_are_refused(void) {
     CHECK_EQ("set_playout_position(0)", be_essence2_set_playout_position(f.h, 0), 0);
     CHECK_EQ("set_playout_anchor(7)", be_essence2_set_playout_anchor(f.h, 7), 0);
     CHECK_EQ("set_playout_anchor(0)", be_essence2_set_playout_anchor(f.h, 0), 0);
+    CHECK_EQ("set_lipsync(2)", be_essence2_set_lipsync(f.h, 2), -2);
+    CHECK_EQ("set_lipsync(-1)", be_essence2_set_lipsync(f.h, -1), -2);
+    CHECK_EQ("set_lipsync(INT32_MAX)", be_essence2_set_lipsync(f.h, INT32_MAX), -2);
+    CHECK(be_essence2_last_error(NULL, 0) > 0, "last_error after set_lipsync(INT32_MAX): expected a reason");
+    CHECK_EQ("set_lipsync(V1)", be_essence2_set_lipsync(f.h, BE_ESSENCE2_LIPSYNC_V1), 0);
+    CHECK_EQ("set_lipsync(LEARNED)", be_essence2_set_lipsync(f.h, BE_ESSENCE2_LIPSYNC_LEARNED), 0);
     CHECK_EQ("set_seed(0)", be_essence2_set_seed(f.h, 0), 0);
     CHECK_EQ("set_seed(UINT64_MAX)", be_essence2_set_seed(f.h, UINT64_MAX), 0);
     CHECK_EQ("render_status(NULL reason, len 5)", be_essence2_render_status(f.h, NULL, 5, NULL), -1);
@@ -1921,6 +1929,68 @@ done:
     free(b);
 }
 
+/* Index of the first reply frame where two hash logs differ; -1 when they are the same. */
+static int first_hash_diff(const struct hash_log *a, const struct hash_log *b) {
+    for (int i = 0; i < a->n && i < b->n; i++)
+        if (a->hashes[i] != b->hashes[i] || a->kinds[i] != b->kinds[i]) return i;
+    return a->n == b->n ? -1 : (a->n < b->n ? a->n : b->n);
+}
+
+static void test_set_lipsync_chooses_the_next_reply_model_and_a_running_reply_keeps_its_own(void) {
+    struct fixture f; /* engine 1 */
+    int32_t w2 = 0, ht2 = 0, w3 = 0, ht3 = 0;
+    struct hash_log *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    struct hash_log *c = calloc(1, sizeof *c), *d = calloc(1, sizeof *d), *e = calloc(1, sizeof *e);
+    int have_1 = fixture_engine(&f, BE_ESSENCE2_PACING_UNPACED);
+    be_essence2_handle h2 = open_engine(BE_ESSENCE2_PACING_UNPACED, &w2, &ht2);
+    be_essence2_handle h3 = open_engine(BE_ESSENCE2_PACING_UNPACED, &w3, &ht3);
+    REQUIRE(have_1 && h2 && h3 && a && b && c && d && e, "no engines");
+    REQUIRE(f.w == w2 && f.ht == ht2 && f.w == w3 && f.ht == ht3, "sizes differ");
+    CHECK_EQ("set_seed", be_essence2_set_seed(f.h, 77), 0);
+    CHECK_EQ("set_seed", be_essence2_set_seed(h2, 77), 0);
+    CHECK_EQ("set_seed", be_essence2_set_seed(h3, 77), 0);
+    const int32_t n = 2 * 16000 + 99;
+    REQUIRE(fixture_buffers(&f, n, 5), "out of memory");
+
+    /* engine 1: a V1 reply. Engine 2: LEARNED then V1 (the last setting wins), the reply's audio queued,
+       then LEARNED again while that reply runs: the reply keeps V1, so its frames equal engine 1's. */
+    CHECK_EQ("set_lipsync(V1)", be_essence2_set_lipsync(f.h, BE_ESSENCE2_LIPSYNC_V1), 0);
+    REQUIRE(drive_reply(&f, f.audio, n, 1, on_frame_hash, a, 30.0), "V1 reply, engine 1");
+    CHECK_EQ("set_lipsync(LEARNED)", be_essence2_set_lipsync(h2, BE_ESSENCE2_LIPSYNC_LEARNED), 0);
+    CHECK_EQ("set_lipsync(V1)", be_essence2_set_lipsync(h2, BE_ESSENCE2_LIPSYNC_V1), 0);
+    REQUIRE(be_essence2_push_audio(h2, f.audio, n) == 0, "push");
+    CHECK_EQ("set_lipsync(LEARNED) mid-reply", be_essence2_set_lipsync(h2, BE_ESSENCE2_LIPSYNC_LEARNED), 0);
+    REQUIRE(drive_reply_on(&f, h2, f.audio, 0, 1, on_frame_hash, b, 30.0), "V1 reply, engine 2");
+    CHECK_EQ("reply frames, engine 1 vs 2", b->n, a->n);
+    int diff = first_hash_diff(a, b);
+    CHECK(diff < 0, "a reply started under V1 changed at frame %d of %d after set_lipsync(LEARNED)", diff, a->n);
+
+    /* the next replies: engines 1 and 2 on LEARNED now agree with each other; engine 3 stays on V1 */
+    CHECK_EQ("set_lipsync(LEARNED)", be_essence2_set_lipsync(f.h, BE_ESSENCE2_LIPSYNC_LEARNED), 0);
+    REQUIRE(drive_reply(&f, f.audio, n, 1, on_frame_hash, c, 30.0), "LEARNED reply, engine 1");
+    REQUIRE(drive_reply_on(&f, h2, f.audio, n, 1, on_frame_hash, d, 30.0), "LEARNED reply, engine 2");
+    CHECK_EQ("LEARNED reply frames, engine 1 vs 2", d->n, c->n);
+    diff = first_hash_diff(c, d);
+    CHECK(diff < 0, "LEARNED replies of two engines differ at frame %d of %d", diff, c->n);
+    CHECK_EQ("set_lipsync(V1)", be_essence2_set_lipsync(h3, BE_ESSENCE2_LIPSYNC_V1), 0);
+    REQUIRE(drive_reply_on(&f, h3, f.audio, n, 1, NULL, NULL, 30.0), "V1 reply, engine 3");
+    REQUIRE(drive_reply_on(&f, h3, f.audio, n, 1, on_frame_hash, e, 30.0), "second V1 reply, engine 3");
+    CHECK_EQ("second reply frames, LEARNED vs V1", e->n, c->n);
+    int differing = 0;
+    for (int i = 0; i < c->n && i < e->n; i++) differing += c->hashes[i] != e->hashes[i];
+    NOTE("%d frames in the second reply; %d of them differ between LEARNED and V1", c->n, differing);
+    CHECK(differing > 0, "the LEARNED and the V1 reply of the same audio are identical: the switch did nothing");
+done:
+    fixture_close(&f);
+    if (h2) be_essence2_destroy(h2);
+    if (h3) be_essence2_destroy(h3);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(e);
+}
+
 static void test_head_mode_frames_are_square(void) {
     struct fixture f;
     int32_t hw = 0, hh = 0, fw = 0, fh = 0;
@@ -1985,6 +2055,8 @@ static const struct test_case tests[] = {
     {"create_destroy_cycles_do_not_grow_memory", test_create_destroy_cycles_do_not_grow_memory, 120},
     {"quiesce_all_stops_eight_live_engines", test_quiesce_all_stops_eight_live_engines, 60},
     {"unpaced_output_is_deterministic_for_a_seed", test_unpaced_output_is_deterministic_for_a_seed, 90},
+    {"set_lipsync_chooses_the_next_reply_model_and_a_running_reply_keeps_its_own",
+     test_set_lipsync_chooses_the_next_reply_model_and_a_running_reply_keeps_its_own, 120},
     {"head_mode_frames_are_square", test_head_mode_frames_are_square, 30},
 };
 

@@ -141,6 +141,17 @@ check "the .wav is 16 kHz mono padded to the video: $1 = $frames x 640 samples" 
 run 0 render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 -o "$T/again.y4m"
 check "-o FILE.y4m writes FILE.y4m and FILE.wav" [ -f "$T/again.y4m" ] && [ -f "$T/again.wav" ]
 check "same audio and --seed give byte-identical video" cmp -s "$T/nof.y4m" "$T/again.y4m"
+# --lipsync: both models render (deterministically); the option is named in the help.
+run 0 render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 --lipsync v1 -o "$T/v1.y4m"
+v1_status=$?
+check "render --lipsync v1 exits 0 and writes as many frames as the default" \
+    [ "$v1_status:$(wc -c <"$T/v1.y4m")" = "0:$(wc -c <"$T/again.y4m")" ]
+run 0 render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 --lipsync v1 -o "$T/v1b.y4m"
+check "--lipsync v1 output is byte-identical for the same audio and seed" cmp -s "$T/v1.y4m" "$T/v1b.y4m"
+run 0 render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 --lipsync learned -o "$T/learned.y4m"
+check "--lipsync learned is the default (byte-identical to no --lipsync)" cmp -s "$T/learned.y4m" "$T/again.y4m"
+run 0 render --help
+check "render --help names --lipsync learned|v1" grep -q -- "--lipsync" "$T/out"
 
 # Avatar search: the default avatar from the current directory, a bare name, and the install's share dir.
 run 0 render "$T/speech48s.wav" -o "$T/default.y4m"
@@ -168,6 +179,7 @@ fails_with 4 "bad avatar file" "a WAV given as avatar" render "$T/speech48s.wav"
 fails_with 2 "unknown option '--bogus'" "unknown option" render "$T/speech48s.wav" --bogus
 fails_with 2 "unknown mode 'side'" "bad --mode" render "$T/speech48s.wav" --mode side
 fails_with 2 "bad seed" "bad --seed" render "$T/speech48s.wav" --seed twelve
+fails_with 2 "unknown lip-sync model 'v2'" "bad --lipsync" render "$T/speech48s.wav" --lipsync v2
 fails_with 2 "needs a value" "option without its value" render "$T/speech48s.wav" --avatar
 fails_with 2 "needs a speech file" "render without a speech file" render
 fails_with 2 "unknown command" "unknown command" transmogrify

@@ -1,15 +1,14 @@
 /// Hand-tuned mapping from a window of hop cues to one frame's `Articulation`, with temporal smoothing.
 ///
 /// The window holds `pastHops` hops before the frame, the frame's own `frameHops` hops, and `aheadHops` hops
-/// of look-ahead. This is the part a learned model replaces; its input (`HopCues`) and output (`Articulation`)
-/// are small values.
+/// of look-ahead. Version 1 of the lip-sync (`LipSyncModel.v1`), kept for comparison with the learned model.
 struct ArticulationMapper: Sendable {
     /// Hops of context before the frame (160 ms).
     static let pastHops = 16
     /// Hops in one 40 ms frame.
-    static let frameHops = 4
+    static let frameHops = ArticulationHops.frameHops
     /// Hops of look-ahead after the frame (70 ms; with the 25 ms window this reaches 77.5 ms past the frame).
-    static let aheadHops = 7
+    static let aheadHops = ArticulationHops.aheadHops
     /// Total hops the mapper looks at for one frame.
     static let windowHops = pastHops + frameHops + aheadHops
 

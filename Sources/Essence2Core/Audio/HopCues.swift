@@ -1,7 +1,7 @@
 /// Level-independent cues for one 10 ms hop: the small value the articulation mapping consumes.
 ///
 /// `LevelTracker` derives them from `SpeechFeatures`; `ArticulationMapper` turns a window of them into
-/// `Articulation`. A learned mapping can replace the mapper and keep everything before it.
+/// `Articulation` (version 1, `CueArticulationPipeline`; the learned model reads log-mel bands instead).
 struct HopCues: Sendable, Equatable {
     /// Level of the hop in dBFS (kept for dips, which are level differences).
     var level: Float

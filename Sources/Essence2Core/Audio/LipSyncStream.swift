@@ -1,30 +1,27 @@
 /// Streaming audio -> articulation for one reply. 16 kHz mono Int16. Frame k covers samples [640k, 640k+640).
 ///
-/// Audio is analysed in 25 ms windows every 10 ms (`SpectralAnalyzer`), normalised against the running noise floor
-/// and speech peak (`LevelTracker`), and mapped to one `Articulation` per 40 ms frame (`ArticulationMapper`) from
-/// 160 ms of context and up to `lookaheadSamples` of look-ahead. Output depends only on the audio, never on how
-/// it was split into `append` calls (flushes and held frames aside, which are explicit events).
+/// Audio is analysed in 25 ms windows every 10 ms and a window of those hops around each 40 ms frame, with up to
+/// `lookaheadSamples` of look-ahead, gives one `Articulation` per frame. `LipSyncModel.learned` (the default) reads
+/// log-mel bands with a small network (`LearnedArticulationPipeline`); `.v1` maps loudness and spectral cues by hand
+/// (`CueArticulationPipeline`). Output depends only on the audio, never on how it was split into `append` calls
+/// (flushes and held frames aside, which are explicit events).
 ///
 /// After a flush that ended on a partial frame, the next frame starts right after the audio that frame consumed.
 public struct LipSyncStream: Sendable {
     public static let samplesPerFrame = 640
     /// Audio past the end of a frame that its articulation may use: 77.5 ms (the 25 ms window of the last
     /// look-ahead hop, which starts 70 ms ahead of the frame's last hop).
-    public static let lookaheadSamples = (ArticulationMapper.frameHops + ArticulationMapper.aheadHops - 1)
-        * SpectralAnalyzer.hopLength - windowLead + SpectralAnalyzer.windowLength - samplesPerFrame
+    public static let lookaheadSamples = (ArticulationHops.frameHops + ArticulationHops.aheadHops - 1)
+        * hopLength - windowLead + windowLength - samplesPerFrame
 
+    private static let hopLength = 160
+    private static let windowLength = 400
     /// How far a hop's window starts before the hop's own 160 samples: the window is centred on them.
-    private static let windowLead = (SpectralAnalyzer.windowLength - SpectralAnalyzer.hopLength) / 2
-    private static let historyHops = 32
+    private static let windowLead = (windowLength - hopLength) / 2
 
     private var samples = SampleBuffer()
-    private var analyzer = SpectralAnalyzer()
-    private var tracker = LevelTracker()
-    private var mapper = ArticulationMapper()
-    /// Cues of the most recent `historyHops` committed hops, indexed by hop number modulo `historyHops`.
-    private var history = [HopCues](repeating: .silence, count: LipSyncStream.historyHops)
-    private var window = [HopCues](repeating: .silence, count: ArticulationMapper.windowHops)
-    /// Hops analysed from real audio (so their cues are final); also the number of the next hop to analyse.
+    private var pipeline: any ArticulationPipeline
+    /// Hops analysed from real audio (so final); also the number of the next hop to analyse.
     private var committedHops = 0
     /// Absolute stream position where the window of hop `committedHops` starts.
     private var nextHopStart = -LipSyncStream.windowLead
@@ -33,7 +30,16 @@ public struct LipSyncStream: Sendable {
     /// Absolute stream position of the next frame's first sample.
     private var frameStart = 0
 
-    public init() {}
+    /// The mapping this stream uses.
+    public let model: LipSyncModel
+
+    public init(model: LipSyncModel = .learned) {
+        self.model = model
+        switch model {
+        case .learned: pipeline = LearnedArticulationPipeline()
+        case .v1: pipeline = CueArticulationPipeline()
+        }
+    }
 
     public mutating func append(_ samples: UnsafeBufferPointer<Int16>) {
         self.samples.append(samples)
@@ -50,37 +56,22 @@ public struct LipSyncStream: Sendable {
     public mutating func nextFrame(flush: Bool) -> Articulation? {
         let buffered = bufferedSamples
         guard buffered >= Self.samplesPerFrame + Self.lookaheadSamples || (flush && buffered > 0) else { return nil }
-        let hop = SpectralAnalyzer.hopLength
         let realEnd = samples.end
-        let lastHop = frameHop + ArticulationMapper.frameHops + ArticulationMapper.aheadHops - 1
+        let lastHop = frameHop + ArticulationHops.frameHops + ArticulationHops.aheadHops - 1
         // Commit every hop of the window whose audio is all here, in order.
-        while committedHops <= lastHop && nextHopStart + SpectralAnalyzer.windowLength <= realEnd {
-            let cues = tracker.advance(analyzer.analyze(samples, start: nextHopStart, realEnd: realEnd))
-            history[committedHops % Self.historyHops] = cues
+        while committedHops <= lastHop && nextHopStart + Self.windowLength <= realEnd {
+            pipeline.commit(hop: committedHops, samples: samples, start: nextHopStart, realEnd: realEnd)
             committedHops += 1
-            nextHopStart += hop
+            nextHopStart += Self.hopLength
         }
-        let pastStart = frameHop - ArticulationMapper.pastHops
-        for i in 0..<ArticulationMapper.windowHops where pastStart + i < committedHops {
-            let n = pastStart + i
-            window[i] = n >= 0 ? history[n % Self.historyHops] : .silence
-        }
-        // Hops still missing audio (only when flushing): provisional cues from silence-padded audio and a copy of
-        // the tracker, so nothing provisional is remembered.
-        if committedHops <= lastHop {
-            var provisional = tracker
-            var start = nextHopStart
-            for n in committedHops...lastHop {
-                window[n - pastStart] = provisional.advance(analyzer.analyze(samples, start: start, realEnd: realEnd))
-                start += hop
-            }
-        }
-        let articulation = window.withUnsafeBufferPointer { mapper.frame($0) }
+        let articulation = pipeline.frame(
+            firstHop: frameHop, committedHops: committedHops, samples: samples, nextHopStart: nextHopStart,
+            realEnd: realEnd)
 
         let consumed = min(buffered, Self.samplesPerFrame)
         frameStart += consumed
         if consumed == Self.samplesPerFrame {
-            frameHop += ArticulationMapper.frameHops
+            frameHop += ArticulationHops.frameHops
         } else {
             // A flushed partial frame: the next frame starts where its audio ended, on a fresh hop grid.
             frameHop = committedHops
@@ -93,6 +84,6 @@ public struct LipSyncStream: Sendable {
     /// A frame of held silence that consumes no audio (used when a live reply's audio runs dry): the mouth eases
     /// closed smoothly.
     public mutating func holdFrame() -> Articulation {
-        mapper.hold()
+        pipeline.hold()
     }
 }

@@ -15,6 +15,8 @@ public final class Engine: Sendable {
     /// Starts an engine for `avatar`; its render thread starts at once.
     /// - Parameter clock: time source for pacing; tests inject a `ManualClock`.
     public init(avatar: Avatar, clock: any MonotonicClock = SystemClock()) {
+        // The lip-sync weights are decoded once per process (about 12 ms): here, not in the first reply.
+        _ = ArticulationNetwork.shipped
         core = EngineCore(avatar: avatar, clock: clock)
         core.startThread()
     }
@@ -41,6 +43,12 @@ public final class Engine: Sendable {
             s.invalidateRenders(replanIdle: false)
         }
         core.wake()
+    }
+
+    /// Chooses the audio-to-articulation mapping of the replies started from now on; a reply already
+    /// running keeps the mapping it started with.
+    public func setLipSyncModel(_ model: LipSyncModel) {
+        core.state.withLock { $0.lipSyncModel = model }
     }
 
     /// Seeds the idle motion of frames planned from now on.
@@ -133,6 +141,8 @@ public final class Engine: Sendable {
     public var frameBytes: Int { core.state.withLock { $0.frameBytes } }
     public var mode: DisplayMode { core.state.withLock { $0.mode } }
     public var pacing: Pacing { core.state.withLock { $0.pacing } }
+    /// The lip-sync mapping the next reply will use.
+    public var lipSyncModel: LipSyncModel { core.state.withLock { $0.lipSyncModel } }
     /// Warm-up is over: the first frame has rendered.
     public var isReady: Bool { core.state.withLock { $0.ready } }
     /// Kind of the last frame handed out; nil before any.

@@ -5,7 +5,7 @@ extension EngineState {
         guard !stopped, samples.count <= EngineState.ringCapacity - bufferedSamples else { return false }
         endRepliesAfterSilence(now: now)
         if replies.last.map({ $0.ended }) ?? true {
-            replies.append(ReplyInput(id: makeID(), now: now))
+            replies.append(ReplyInput(id: makeID(), now: now, model: lipSyncModel))
         }
         replies[replies.count - 1].lipSync.append(samples)
         replies[replies.count - 1].lastPush = now
@@ -34,7 +34,7 @@ extension EngineState {
         replies.removeAll()
         idleWanted = false
         if endedShownReply, let shown = lastShown {
-            var ramp = ReplyInput(id: makeID(), now: now)
+            var ramp = ReplyInput(id: makeID(), now: now, model: lipSyncModel)
             ramp.ended = true
             ramp.phase = .ramp(from: shown.articulation, step: 0)
             ramp.nextIndex = shown.index + 1

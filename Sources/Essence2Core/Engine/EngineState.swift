@@ -16,6 +16,8 @@ struct EngineState {
 
     var pacing = Pacing.realtime
     var mode = DisplayMode.full
+    /// The lip-sync mapping of replies started from now on.
+    var lipSyncModel = LipSyncModel.learned
     var idleMotion: IdleMotion
     var stopped = false
     /// The first frame has rendered: warm-up is over.

@@ -9,7 +9,7 @@ struct ReplyInput {
     }
 
     let id: UInt64
-    var lipSync = LipSyncStream()
+    var lipSync: LipSyncStream
     /// The audio is complete (end_utterance, or 0.6 s without audio).
     var ended = false
     var firstPush: Int64
@@ -23,8 +23,9 @@ struct ReplyInput {
     /// Idle-motion frame number of the reply's frame 0, fixed when its first frame is planned.
     var motionBase: Int?
 
-    init(id: UInt64, now: Int64) {
+    init(id: UInt64, now: Int64, model: LipSyncModel) {
         self.id = id
+        lipSync = LipSyncStream(model: model)
         firstPush = now
         lastPush = now
     }

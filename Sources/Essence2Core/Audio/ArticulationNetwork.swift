@@ -1,0 +1,103 @@
+import Glibc
+
+/// The learned audio-to-articulation model's weights and its forward pass (trained by tools/lipsync/train.py).
+///
+/// Per hop: log-mel bands, normalised per band, through a dense layer with ReLU, give a hop embedding. Per frame:
+/// the embeddings of `contextHops` hops (`pastHops` before the frame, its 4 hops, 7 ahead), oldest first, through
+/// two dense ReLU layers and a dense output layer give jaw (sigmoid), lip spread (tanh) and lip press (sigmoid).
+/// Loops run in a fixed order on one thread, so the same input always gives the same bits.
+struct ArticulationNetwork: Sendable {
+    let bandCount: Int
+    let embeddingSize: Int
+    let contextHops: Int
+    let pastHops: Int
+    let hidden1: Int
+    let hidden2: Int
+    static let outputCount = 3
+
+    let bandMean: [Float]
+    let bandScale: [Float]
+    /// Weights are stored input-major: `w[i * outputs + o]` links input `i` to output `o`.
+    let embedWeights: [Float]
+    let embedBias: [Float]
+    let layer1Weights: [Float]
+    let layer1Bias: [Float]
+    let layer2Weights: [Float]
+    let layer2Bias: [Float]
+    let outputWeights: [Float]
+    let outputBias: [Float]
+
+    /// Values in one frame's input window.
+    var windowSize: Int { contextHops * embeddingSize }
+
+    /// The model shipped in the library, decoded and checked on first use.
+    static let shipped: ArticulationNetwork = {
+        guard let network = decode(base64: ArticulationWeights.base64, sha256: ArticulationWeights.sha256) else {
+            preconditionFailure("the shipped lip-sync weights do not decode (ArticulationWeights.swift is damaged)")
+        }
+        return network
+    }()
+
+    /// Hop embedding of `bands` (`bandCount` dB values) into `output` (`embeddingSize` values).
+    func embed(_ bands: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+        let outputs = embeddingSize
+        embedBias.withUnsafeBufferPointer { bias in
+            for o in 0..<outputs { output[o] = bias[o] }
+        }
+        bandMean.withUnsafeBufferPointer { mean in
+            bandScale.withUnsafeBufferPointer { scale in
+                embedWeights.withUnsafeBufferPointer { w in
+                    for i in 0..<bandCount {
+                        let x = (bands[i] - mean[i]) * scale[i]
+                        let row = i * outputs
+                        for o in 0..<outputs { output[o] += w[row + o] * x }
+                    }
+                }
+            }
+        }
+        for o in 0..<outputs { output[o] = max(output[o], 0) }
+    }
+
+    /// Articulation of one frame from its window of hop embeddings (`windowSize` values, oldest hop first);
+    /// `scratch` holds at least `hidden1 + hidden2` values.
+    func evaluate(
+        window: UnsafeBufferPointer<Float>, scratch: UnsafeMutableBufferPointer<Float>
+    ) -> Articulation {
+        let h1 = UnsafeMutableBufferPointer(rebasing: scratch[0..<hidden1])
+        let h2 = UnsafeMutableBufferPointer(rebasing: scratch[hidden1..<(hidden1 + hidden2)])
+        layer1Weights.withUnsafeBufferPointer { w in
+            layer1Bias.withUnsafeBufferPointer { Self.dense(window, w, $0, into: h1) }
+        }
+        layer2Weights.withUnsafeBufferPointer { w in
+            layer2Bias.withUnsafeBufferPointer { Self.dense(UnsafeBufferPointer(h1), w, $0, into: h2) }
+        }
+        var z: (Float, Float, Float) = (outputBias[0], outputBias[1], outputBias[2])
+        outputWeights.withUnsafeBufferPointer { w in
+            for i in 0..<hidden2 {
+                let x = h2[i]
+                z.0 += w[3 * i] * x
+                z.1 += w[3 * i + 1] * x
+                z.2 += w[3 * i + 2] * x
+            }
+        }
+        return Articulation(jawOpen: Self.sigmoid(z.0), lipSpread: tanhf(z.1), lipPress: Self.sigmoid(z.2)).clamped()
+    }
+
+    /// `output = relu(bias + input · w)`, accumulated input by input (so the inner loop runs across outputs).
+    private static func dense(
+        _ input: UnsafeBufferPointer<Float>, _ w: UnsafeBufferPointer<Float>, _ bias: UnsafeBufferPointer<Float>,
+        into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        let outputs = output.count
+        for o in 0..<outputs { output[o] = bias[o] }
+        for i in 0..<input.count {
+            let x = input[i]
+            if x == 0 { continue }  // most inputs are ReLU outputs; skipping zeros changes no sum
+            let row = i * outputs
+            for o in 0..<outputs { output[o] += w[row + o] * x }
+        }
+        for o in 0..<outputs { output[o] = max(output[o], 0) }
+    }
+
+    private static func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-x)) }
+}

@@ -1,0 +1,93 @@
+"""Log-mel features of 16 kHz audio, exactly as the engine computes them (Sources/Essence2Core/Audio/LogMelAnalyzer.swift).
+
+Hop h (10 ms, 100 Hz) is the 25 ms window of samples [160h - 120, 160h + 280): centred on the hop's own 160 samples.
+Samples are int16 scaled by 1/32768; samples before the stream or after its end read as silence. Each window is
+Hann-weighted (w[n] = 0.5 - 0.5 cos(2 pi (n + 0.5) / 400)), zero-padded to 512 points and transformed; the one-sided
+power spectrum is scaled by 2 / (512 sum w^2) (mean power of the unwindowed signal) and summed through 32 triangular
+mel filters (HTK mel scale, 60 Hz ... 7600 Hz, peak weight 1). Each band is 10 log10(max(energy, 1e-10)) dB.
+
+Frame k of the engine (40 ms, samples [640k, 640k + 640)) owns hops 4k ... 4k + 3; the model for frame k reads
+hops 4k - PAST_HOPS ... 4k + 3 + AHEAD_HOPS. The last of them ends 1240 samples (77.5 ms) after the frame.
+
+Development tool only; nothing in the engine runs Python.
+"""
+import numpy as np
+
+SAMPLE_RATE = 16000
+HOP = 160
+WINDOW = 400
+WINDOW_LEAD = (WINDOW - HOP) // 2  # 120: a hop's window starts this far before its own samples
+NFFT = 512
+N_MELS = 32
+MEL_LOW_HZ = 60.0
+MEL_HIGH_HZ = 7600.0
+FLOOR = 1e-10
+FLOOR_DB = -100.0
+
+FRAME_SAMPLES = 640
+HOPS_PER_FRAME = FRAME_SAMPLES // HOP  # 4
+AHEAD_HOPS = 7   # hops after the frame's last hop
+PAST_HOPS = 25   # hops before the frame's first hop
+CONTEXT_HOPS = PAST_HOPS + HOPS_PER_FRAME + AHEAD_HOPS  # 36
+LOOKAHEAD_SAMPLES = (HOPS_PER_FRAME + AHEAD_HOPS - 1) * HOP - WINDOW_LEAD + WINDOW - FRAME_SAMPLES  # 1240
+
+
+def hann():
+    n = np.arange(WINDOW, dtype=np.float64)
+    return 0.5 - 0.5 * np.cos(2 * np.pi * (n + 0.5) / WINDOW)
+
+
+def _mel(f):
+    return 2595.0 * np.log10(1.0 + f / 700.0)
+
+
+def _hz(m):
+    return 700.0 * (10.0 ** (m / 2595.0) - 1.0)
+
+
+def mel_filters():
+    """(N_MELS, NFFT/2 + 1) triangular weights; the Swift side computes the same formula in Double."""
+    edges = _hz(np.linspace(_mel(MEL_LOW_HZ), _mel(MEL_HIGH_HZ), N_MELS + 2))
+    freqs = np.arange(NFFT // 2 + 1) * SAMPLE_RATE / NFFT
+    w = np.zeros((N_MELS, NFFT // 2 + 1))
+    for b in range(N_MELS):
+        lo, c, hi = edges[b], edges[b + 1], edges[b + 2]
+        rise = (freqs - lo) / (c - lo)
+        fall = (hi - freqs) / (hi - c)
+        w[b] = np.maximum(0.0, np.minimum(rise, fall))
+    return w
+
+
+_WINDOW = hann()
+_POWER_SCALE = 2.0 / (NFFT * float(np.sum(_WINDOW * _WINDOW)))
+_MEL = mel_filters()
+
+
+def log_mel(samples, first_hop, n_hops):
+    """(n_hops, N_MELS) float64 features of hops first_hop ... first_hop + n_hops - 1 of int16 `samples`."""
+    x = np.asarray(samples, dtype=np.float64) / 32768.0
+    start = first_hop * HOP - WINDOW_LEAD
+    stop = (first_hop + n_hops - 1) * HOP - WINDOW_LEAD + WINDOW
+    padded = np.zeros(stop - start)
+    lo, hi = max(start, 0), min(stop, len(x))
+    if hi > lo:
+        padded[lo - start:hi - start] = x[lo:hi]
+    idx = np.arange(n_hops)[:, None] * HOP + np.arange(WINDOW)[None, :]
+    frames = padded[idx] * _WINDOW
+    spectrum = np.fft.rfft(frames, n=NFFT, axis=1)
+    power = (spectrum.real ** 2 + spectrum.imag ** 2) * _POWER_SCALE
+    energy = power @ _MEL.T
+    return 10.0 * np.log10(np.maximum(energy, FLOOR))
+
+
+def frame_count(n_samples):
+    """Frames the engine gives for a whole utterance (the last partial frame included)."""
+    return (n_samples + FRAME_SAMPLES - 1) // FRAME_SAMPLES
+
+
+def utterance_features(samples):
+    """Features of every hop any frame of the utterance reads: hops -PAST_HOPS ... 4(n-1) + 3 + AHEAD_HOPS,
+    shape (4n + CONTEXT_HOPS - 4, N_MELS); frame k reads rows 4k ... 4k + CONTEXT_HOPS - 1."""
+    n = frame_count(len(samples))
+    return log_mel(samples, -PAST_HOPS, HOPS_PER_FRAME * n + CONTEXT_HOPS - HOPS_PER_FRAME)
+

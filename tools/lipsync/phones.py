@@ -1,0 +1,114 @@
+"""One common phone set for lip-sync training data, and maps into it.
+
+The common set is ARPAbet in lower case (39 phones) plus the reduced vowel `ax` and `sil` for silence and
+pauses. Synthesizers name their phones differently:
+
+* espeak-ng reports its own phoneme mnemonics (Kirshenbaum-like, e.g. `aI`, `@`, `tS`, `_:`) in
+  espeakEVENT_PHONEME events; `from_espeak` maps them.
+* Festival's US diphone voices (kal, ked) and cmu_us_slt_arctic_hts use the "radio" phone set (ARPAbet-like,
+  `pau` for silence); British voices use "mrpa" (`@`, `ii`, `ou`, `#`...). `from_festival` maps both.
+
+Every name is mapped explicitly; an unknown name raises `KeyError`, so a new voice cannot silently bring in
+unmapped phones.
+"""
+
+# The common phone set, with the articulatory class of each phone.
+CLASSES = {
+    "sil": "silence",
+    # bilabial closure: lips pressed for the whole phone
+    "p": "bilabial", "b": "bilabial", "m": "bilabial",
+    # labiodental: lower lip tucked under the upper teeth
+    "f": "labiodental", "v": "labiodental",
+    # rounded vowels and glides: lips rounded and pushed forward
+    "uw": "rounded", "uh": "rounded", "ow": "rounded", "ao": "rounded", "oy": "rounded",
+    "w": "rounded", "r": "rounded", "er": "rounded",
+    # spread vowels and glide
+    "iy": "spread", "ih": "spread", "ey": "spread", "eh": "spread", "y": "spread",
+    # open vowels
+    "aa": "open", "ae": "open", "ah": "open", "aw": "open", "ay": "open",
+    # neutral reduced vowel
+    "ax": "neutral",
+    # dental / alveolar consonants (lips free: they take the shape of the neighbouring vowels)
+    "th": "dental", "dh": "dental",
+    "t": "alveolar", "d": "alveolar", "n": "alveolar", "l": "alveolar",
+    # velar / glottal consonants (lips free)
+    "k": "velar", "g": "velar", "ng": "velar", "hh": "glottal",
+    # sibilants: s z with spread-ish lips, postalveolars with protruded lips
+    "s": "sibilant", "z": "sibilant",
+    "sh": "postalveolar", "zh": "postalveolar", "ch": "postalveolar", "jh": "postalveolar",
+}
+
+PHONES = tuple(sorted(CLASSES))
+
+# espeak-ng English phoneme mnemonics (phsource/ph_english* and the en dialect tables) -> common set.
+ESPEAK = {
+    # consonants
+    "p": "p", "b": "b", "t": "t", "d": "d", "k": "k", "g": "g",
+    "f": "f", "v": "v", "T": "th", "D": "dh", "s": "s", "z": "z", "S": "sh", "Z": "zh",
+    "h": "hh", "x": "hh", "tS": "ch", "dZ": "jh",
+    "m": "m", "n": "n", "N": "ng", "l": "l", "r": "r", "w": "w", "j": "y",
+    "r-": "r", "l/": "l", "l/2": "l", "l/3": "l", "t#": "t", "d#": "d", "t2": "t", "d2": "d",
+    "?": "t", "n-": "n", "m-": "m", "N-": "ng", "@L": "l", "w#": "w", "hw": "w", "z/2": "z", "s2": "s",
+    "r/": "r", "l#": "l", "n#": "n", "k#": "k", "p#": "p", "b#": "b", "g#": "g", "D#": "dh", "T#": "th",
+    # vowels
+    "a": "ae", "a#": "ax", "a2": "ae", "aa": "ae", "A:": "aa", "A@": "aa", "A": "aa", "A#": "aa", "A~": "aa",
+    "aI": "ay", "aI@": "ay", "aI3": "ay", "aI2": "ay", "aU": "aw", "aU@": "aw", "a:": "aa",
+    "e": "eh", "e@": "eh", "eI": "ey", "E": "eh", "E2": "eh", "E#": "eh",
+    "i": "iy", "i:": "iy", "i@": "ih", "i@3": "ih", "I": "ih", "I#": "ih", "I2": "ih", "I2#": "ih", "i#": "iy",
+    "0": "aa", "0#": "aa", "O:": "ao", "O@": "ao", "O": "ao", "O2": "ao", "o@": "ao", "OI": "oy",
+    "oU": "ow", "o": "ow", "o:": "ow", "oU#": "ow", "O#": "ao",
+    "@": "ax", "@2": "ax", "@5": "ax", "@-": "ax", "@#": "ax", "@3": "ax", "3:": "er", "3": "er", "3#": "er",
+    "U": "uh", "U@": "uh", "u:": "uw", "u": "uw", "U#": "uh", "u@": "uh", "V": "ah", "V#": "ah",
+    ";": "y", "VR": "er", "t[": "t", "d[": "d", "n[": "n", "l[": "l",
+    "e#": "eh", "eI#": "ey", "aU#": "aw", "aI#": "ay",
+}
+
+# Festival radio (US voices: kal, ked, cmu_us_slt_arctic_hts) and mrpa (British) phone names -> common set.
+FESTIVAL = {
+    # radio
+    "pau": "sil", "h#": "sil", "brth": "sil", "#": "sil", "sil": "sil", "ssil": "sil",
+    "aa": "aa", "ae": "ae", "ah": "ah", "ao": "ao", "aw": "aw", "ax": "ax", "axr": "er", "ay": "ay",
+    "b": "b", "ch": "ch", "d": "d", "dh": "dh", "dx": "t", "eh": "eh", "el": "l", "em": "m", "en": "n",
+    "er": "er", "ey": "ey", "f": "f", "g": "g", "hh": "hh", "hv": "hh", "ih": "ih", "ix": "ih", "iy": "iy",
+    "jh": "jh", "k": "k", "l": "l", "m": "m", "n": "n", "nx": "n", "ng": "ng", "ow": "ow", "oy": "oy",
+    "p": "p", "r": "r", "s": "s", "sh": "sh", "t": "t", "th": "th", "uh": "uh", "uw": "uw", "v": "v",
+    "w": "w", "y": "y", "z": "z", "zh": "zh",
+    # mrpa (where it differs from radio)
+    "@": "ax", "@@": "er", "a": "ae", "ai": "ay", "au": "aw", "e": "eh", "e@": "eh", "ei": "ey",
+    "i": "ih", "i@": "ih", "ii": "iy", "o": "ao", "oi": "oy", "oo": "ao", "ou": "ow", "u": "uh",
+    "u@": "uh", "uu": "uw", "h": "hh",
+}
+
+assert all(v in CLASSES for v in ESPEAK.values())
+assert all(v in CLASSES for v in FESTIVAL.values())
+
+
+def from_espeak(name: str) -> str:
+    """Map an espeak-ng phoneme mnemonic to the common set; pauses (`_`, `_:`, `_!`, ...) become `sil`."""
+    name = name.strip()
+    if name == "" or name.startswith("_") or name.startswith(";_"):
+        return "sil"
+    if name in ESPEAK:
+        return ESPEAK[name]
+    # espeak marks stress/variants with trailing ';' (palatalised) or '%'/'=' (syllabic) etc.
+    core = name.rstrip(";%=![")
+    if core in ESPEAK:
+        return ESPEAK[core]
+    raise KeyError(f"unmapped espeak phoneme {name!r}")
+
+
+def from_festival(name: str) -> str:
+    """Map a Festival (radio or mrpa) phone name to the common set."""
+    if name in FESTIVAL:
+        return FESTIVAL[name]
+    raise KeyError(f"unmapped festival phone {name!r}")
+
+
+def phone_class(phone: str) -> str:
+    """Articulatory class of a common-set phone."""
+    return CLASSES[phone]
+
+
+BILABIALS = frozenset(p for p, c in CLASSES.items() if c == "bilabial")
+VOWELS = frozenset(p for p, c in CLASSES.items() if c in ("rounded", "spread", "open", "neutral")
+                   and p not in ("w", "r", "y"))
