@@ -93,8 +93,8 @@ demo: deps build
 bench: deps build
 	$(CLI) bench --avatar avatars/grace-hopper.imx
 	@echo "face detection + Face Mesh landmarks (avatar build), one thread:"
-	@$(CLI) avatar detect avatars/sources/grace_hopper.jpg --time 21 | tail -1
-	@$(CLI) avatar detect avatars/sources/astronaut.png --time 21 | tail -1
+	@for p in avatars/sources/grace_hopper.jpg avatars/sources/astronaut.png; do \
+	  printf '  %s:' "$$p"; $(CLI) avatar detect $$p --time 21 | tail -1 | sed 's/^  time/ time/'; done
 
 # The training data of the lip-sync model (docs/lipsync.md): espeak-ng and Festival voices with exact phone
 # timings, augmented; deterministic for a seed. Needs the Debian packages of lipsync-deps.

@@ -19,12 +19,12 @@ import struct
 import sys
 import threading
 import time
-import wave
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import targets as tg  # noqa: E402
+import wavio  # noqa: E402
 
 FPS = 25
 RATE = 16000
@@ -299,21 +299,8 @@ class MouthMeter:
 
 # ---- data ---------------------------------------------------------------------------------------------
 
-def read_wav(path):
-    with wave.open(path, "rb") as w:
-        if w.getnchannels() != 1 or w.getsampwidth() != 2:
-            raise ValueError(f"{path}: expected mono 16-bit PCM")
-        rate = w.getframerate()
-        pcm = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.int16)
-    return pcm, rate
-
-
-def write_wav(path, pcm, rate):
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(np.asarray(pcm, "<i2").tobytes())
+read_wav = wavio.read_pcm
+write_wav = wavio.write_pcm
 
 
 def load_dataset(directory, limit=None):

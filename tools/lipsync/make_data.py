@@ -15,13 +15,13 @@ import os
 import shutil
 import sys
 import time
-import wave
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import augment as aug  # noqa: E402
+import wavio  # noqa: E402
 import synth_festival  # noqa: E402
 
 RATE = 16000
@@ -210,12 +210,8 @@ def _normalize_clean(y):
 
 
 def _write_wav(path, y):
-    pcm = np.clip(np.round(np.asarray(y, dtype=np.float64) * 32767), -32768, 32767).astype("<i2")
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(RATE)
-        w.writeframes(pcm.tobytes())
+    pcm = wavio.to_pcm(y)
+    wavio.write_pcm(path, pcm, RATE)
     return len(pcm)
 
 

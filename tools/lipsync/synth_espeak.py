@@ -18,6 +18,7 @@ from scipy.signal import resample_poly
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import phones as ph  # noqa: E402
+import wavio  # noqa: E402
 
 # /usr/include/espeak-ng/speak_lib.h
 AUDIO_OUTPUT_SYNCHRONOUS = 2
@@ -151,8 +152,7 @@ def attach_closures(audio, segs):
 
 def main():
     import argparse
-    import wave
-
+    
     ap = argparse.ArgumentParser()
     ap.add_argument("text")
     ap.add_argument("--voice", default="en-us")
@@ -164,11 +164,7 @@ def main():
     for s, e, p in segs:
         print(f"{s:8.3f} {e:8.3f} {p}")
     if a.out:
-        with wave.open(a.out, "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(OUT_RATE)
-            w.writeframes((np.clip(y, -1, 1) * 32767).astype("<i2").tobytes())
+        wavio.write_pcm(a.out, wavio.to_pcm(y), OUT_RATE)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from scipy.signal import resample_poly
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import phones as ph  # noqa: E402
+import wavio  # noqa: E402
 
 VOICES = ("kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts")
 OUT_RATE = 16000
@@ -133,11 +134,7 @@ def main():
     for s, e, p in segs:
         print(f"{s:8.3f} {e:8.3f} {p}")
     if a.out:
-        with wave.open(a.out, "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(OUT_RATE)
-            w.writeframes((np.clip(y, -1, 1) * 32767).astype("<i2").tobytes())
+        wavio.write_pcm(a.out, wavio.to_pcm(y), OUT_RATE)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ import math
 import os
 import sys
 import time
-import wave
 
 import numpy as np
 import torch
@@ -38,6 +37,7 @@ import torch.nn.functional as F
 sys.path.append(os.path.dirname(os.path.abspath(__file__)))
 import features as ft  # noqa: E402
 import targets as tg  # noqa: E402
+import wavio  # noqa: E402
 
 FRAME_RATE = 25.0
 CROP_FRAMES = 48
@@ -66,10 +66,10 @@ class Net(nn.Module):
 
 
 def read_wav(path):
-    with wave.open(path, "rb") as w:
-        if w.getframerate() != 16000 or w.getnchannels() != 1 or w.getsampwidth() != 2:
-            raise ValueError(f"{path}: not 16 kHz mono int16")
-        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.int16)
+    pcm, rate = wavio.read_pcm(path)
+    if rate != 16000:
+        raise ValueError(f"{path}: not 16 kHz mono int16")
+    return pcm
 
 
 def load_split(data, split):

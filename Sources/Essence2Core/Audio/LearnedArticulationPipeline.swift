@@ -67,9 +67,7 @@ struct LearnedArticulationPipeline: ArticulationPipeline {
     }
 
     mutating func hold() -> Articulation {
-        previous = Articulation(
-            jawOpen: previous.jawOpen * 0.55, lipSpread: previous.lipSpread * 0.7, lipPress: previous.lipPress * 0.5
-        ).clamped()
+        previous = previous.heldTowardRest()
         return previous
     }
 
