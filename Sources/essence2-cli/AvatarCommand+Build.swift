@@ -21,60 +21,61 @@ extension AvatarCommand {
     /// Largest landmark or mesh JSON file read.
     static let maxJSONSize = 16 << 20
 
+    static let buildScanner = ArgumentScanner(options: [
+        .init(name: "--portrait", takesValue: true), .init(name: "--landmarks", takesValue: true),
+        .init(name: "--mesh", takesValue: true), .init(name: "--output", aliases: ["-o"], takesValue: true),
+        .init(name: "--name", takesValue: true), .init(name: "--source", takesValue: true),
+        .init(name: "--licence", aliases: ["--license"], takesValue: true), .init(name: "--models", takesValue: true),
+        .init(name: "--face", takesValue: true), .init(name: "--seed", takesValue: true),
+        .init(name: "--size", takesValue: true), .init(name: "--canvas", takesValue: true),
+        .init(name: "--fit", takesValue: false),
+    ])
+
     static func build(_ args: [String]) -> Int32 {
-        var options = BuildOptions()
-        var index = 0
         func usageError(_ text: String) -> Int32 {
             printError("essence2 avatar build: \(text)\n" + usage)
             return ExitStatus.usage
         }
-        while index < args.count {
-            let flag = args[index]
-            index += 1
-            if flag == "--fit" {
-                options.fit = true
-                continue
+        let scanned: ArgumentScanner.Result
+        do {
+            scanned = try buildScanner.scan(args)
+        } catch {
+            return usageError(error.message)
+        }
+        var options = BuildOptions()
+        let portraits = scanned.positionals + (scanned.value("--portrait").map { [$0] } ?? [])
+        guard portraits.count <= 1 else { return usageError("more than one portrait given ('\(portraits[1])')") }
+        options.portrait = portraits.first
+        options.landmarks = scanned.value("--landmarks")
+        options.mesh = scanned.value("--mesh")
+        options.output = scanned.value("--output")
+        options.name = scanned.value("--name")
+        options.source = scanned.value("--source")
+        options.licence = scanned.value("--licence")
+        options.models = scanned.value("--models")
+        options.fit = scanned.has("--fit")
+        if let value = scanned.value("--face") {
+            guard let number = Int(value), number >= 1 else {
+                return usageError("--face \(value) is not a face number (1 = leftmost)")
             }
-            if !flag.hasPrefix("-") || flag == "-" {
-                guard options.portrait == nil else { return usageError("more than one portrait given ('\(flag)')") }
-                options.portrait = flag
-                continue
+            options.face = number
+        }
+        if let value = scanned.value("--seed") {
+            let parsed = value.hasPrefix("0x") ? UInt64(value.dropFirst(2), radix: 16) : UInt64(value)
+            guard let seed = parsed else { return usageError("--seed \(value) is not a number") }
+            options.seed = seed
+        }
+        for flag in ["--size", "--canvas"] {
+            guard let value = scanned.value(flag) else { continue }
+            guard options.size == nil else { return usageError("--size and --canvas both given") }
+            let parts = value.lowercased().split(separator: "x")
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...AvatarFileFormat.maxSide).contains(w),
+                  (16...AvatarFileFormat.maxSide).contains(h), w * h <= AvatarFileFormat.maxPixels else {
+                return usageError("\(flag) \(value) is not WIDTHxHEIGHT with sides 16...\(AvatarFileFormat.maxSide) and at most \(AvatarFileFormat.maxPixels) pixels")
             }
-            guard index < args.count else { return usageError("\(flag) needs a value") }
-            let value = args[index]
-            index += 1
-            switch flag {
-            case "--portrait":
-                guard options.portrait == nil else { return usageError("more than one portrait given ('\(value)')") }
-                options.portrait = value
-            case "--landmarks": options.landmarks = value
-            case "--mesh": options.mesh = value
-            case "-o", "--output": options.output = value
-            case "--name": options.name = value
-            case "--source": options.source = value
-            case "--licence", "--license": options.licence = value
-            case "--models": options.models = value
-            case "--face":
-                guard let number = Int(value), number >= 1 else {
-                    return usageError("--face \(value) is not a face number (1 = leftmost)")
-                }
-                options.face = number
-            case "--seed":
-                let parsed = value.hasPrefix("0x") ? UInt64(value.dropFirst(2), radix: 16) : UInt64(value)
-                guard let seed = parsed else { return usageError("--seed \(value) is not a number") }
-                options.seed = seed
-            case "--size", "--canvas":
-                let parts = value.lowercased().split(separator: "x")
-                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...AvatarFileFormat.maxSide).contains(w),
-                      (16...AvatarFileFormat.maxSide).contains(h), w * h <= AvatarFileFormat.maxPixels else {
-                    return usageError("\(flag) \(value) is not WIDTHxHEIGHT with sides 16...\(AvatarFileFormat.maxSide) and at most \(AvatarFileFormat.maxPixels) pixels")
-                }
-                options.size = (w, h)
-                // --canvas is the older spelling of --size WxH --fit.
-                if flag == "--canvas" { options.fit = true }
-            default:
-                return usageError("unknown option '\(flag)'")
-            }
+            options.size = (w, h)
+            // --canvas is the older spelling of --size WxH --fit.
+            if flag == "--canvas" { options.fit = true }
         }
         guard let portrait = options.portrait, let output = options.output else {
             return usageError("a portrait and -o AVATAR.imx are required")

@@ -4,41 +4,39 @@ import Foundation
 extension AvatarCommand {
     /// `essence2 avatar detect PORTRAIT …`: the faces found, the chosen face's landmarks (optionally written as
     /// JSON that `avatar build --landmarks/--mesh` reads back), and with `--time N` the median cost.
+    static let detectScanner = ArgumentScanner(options: [
+        .init(name: "--models", takesValue: true), .init(name: "--landmarks-out", takesValue: true),
+        .init(name: "--mesh-out", takesValue: true), .init(name: "--face", takesValue: true),
+        .init(name: "--time", takesValue: true),
+    ])
+
     static func detect(_ args: [String]) -> Int32 {
-        var portrait: String?
-        var models: String?
-        var number: Int?
-        var landmarksOut: String?
-        var meshOut: String?
-        var repeats = 0
-        var index = 0
         func usageError(_ text: String) -> Int32 {
             printError("essence2 avatar detect: \(text)\n" + usage)
             return ExitStatus.usage
         }
-        while index < args.count {
-            let flag = args[index]
-            index += 1
-            if !flag.hasPrefix("-") || flag == "-" {
-                guard portrait == nil else { return usageError("more than one portrait given ('\(flag)')") }
-                portrait = flag
-                continue
-            }
-            guard index < args.count else { return usageError("\(flag) needs a value") }
-            let value = args[index]
-            index += 1
-            switch flag {
-            case "--models": models = value
-            case "--landmarks-out": landmarksOut = value
-            case "--mesh-out": meshOut = value
-            case "--face":
-                guard let n = Int(value), n >= 1 else { return usageError("--face \(value) is not a face number (1 = leftmost)") }
-                number = n
-            case "--time":
-                guard let n = Int(value), (1...1000).contains(n) else { return usageError("--time \(value) is not 1...1000") }
-                repeats = n
-            default: return usageError("unknown option '\(flag)'")
-            }
+        let scanned: ArgumentScanner.Result
+        do {
+            scanned = try detectScanner.scan(args)
+        } catch {
+            return usageError(error.message)
+        }
+        guard scanned.positionals.count <= 1 else {
+            return usageError("more than one portrait given ('\(scanned.positionals[1])')")
+        }
+        let portrait = scanned.positionals.first
+        let models = scanned.value("--models")
+        let landmarksOut = scanned.value("--landmarks-out")
+        let meshOut = scanned.value("--mesh-out")
+        var number: Int?
+        var repeats = 0
+        if let value = scanned.value("--face") {
+            guard let n = Int(value), n >= 1 else { return usageError("--face \(value) is not a face number (1 = leftmost)") }
+            number = n
+        }
+        if let value = scanned.value("--time") {
+            guard let n = Int(value), (1...1000).contains(n) else { return usageError("--time \(value) is not 1...1000") }
+            repeats = n
         }
         guard let portrait else { return usageError("a portrait is required") }
         do {
