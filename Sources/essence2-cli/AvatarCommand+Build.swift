@@ -32,10 +32,7 @@ extension AvatarCommand {
     ])
 
     static func build(_ args: [String]) -> Int32 {
-        func usageError(_ text: String) -> Int32 {
-            printError("essence2 avatar build: \(text)\n" + usage)
-            return ExitStatus.usage
-        }
+        func usageError(_ text: String) -> Int32 { AvatarCommand.usageError("build", text) }
         let scanned: ArgumentScanner.Result
         do {
             scanned = try buildScanner.scan(args)

@@ -11,10 +11,7 @@ extension AvatarCommand {
     ])
 
     static func detect(_ args: [String]) -> Int32 {
-        func usageError(_ text: String) -> Int32 {
-            printError("essence2 avatar detect: \(text)\n" + usage)
-            return ExitStatus.usage
-        }
+        func usageError(_ text: String) -> Int32 { AvatarCommand.usageError("detect", text) }
         let scanned: ArgumentScanner.Result
         do {
             scanned = try detectScanner.scan(args)

@@ -67,6 +67,12 @@ enum AvatarCommand {
         }
     }
 
+    /// Prints a command-line mistake of `essence2 avatar SUBCOMMAND` with the usage; returns exit status 2.
+    static func usageError(_ subcommand: String, _ text: String) -> Int32 {
+        printError("essence2 avatar \(subcommand): \(text)\n" + usage)
+        return ExitStatus.usage
+    }
+
     static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }

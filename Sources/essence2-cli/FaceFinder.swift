@@ -1,18 +1,17 @@
 import Essence2Core
 
 /// Finds the face in a portrait and turns the portrait into an avatar of the size asked for: the command-line
-/// side of `FaceAnalyzer` (model files found and checked by `ModelLocator`, framing by `PortraitFraming`).
+/// side of `FaceAnalyzer` (model files found by `ModelLocator`, read and checked by `FaceAnalyzer`, framing by `PortraitFraming`).
 struct FaceFinder {
     private var analyzer: FaceAnalyzer
 
     /// Loads and checks the detector and landmark models.
     init(modelDirectory: String?) throws(CLIError) {
-        let detector = try ModelLocator.load(.detector, given: modelDirectory)
-        let landmarks = try ModelLocator.load(.landmarks, given: modelDirectory)
+        let directory = try ModelLocator.directory(given: modelDirectory)
         do {
-            analyzer = try FaceAnalyzer(detectorModel: detector, landmarkModel: landmarks)
+            analyzer = try FaceAnalyzer(modelDirectory: directory)
         } catch {
-            throw CLIError("face models: \(error)")
+            throw CLIError("face models in \(directory): \(error)")
         }
     }
 

@@ -1,7 +1,7 @@
 import Essence2Core
 import Foundation
 
-/// Finds, reads and checks the face models `essence2 avatar build` and `essence2 avatar detect` run.
+/// Finds the directory of the face models `essence2 avatar build` and `essence2 avatar detect` run.
 enum ModelLocator {
     /// The directories searched, in order: `--models DIR`, `$ESSENCE2_MODELS`, `models/` in the current directory,
     /// `models/` beside the directory of the executable (a build in the source tree), and the install's
@@ -22,23 +22,17 @@ enum ModelLocator {
         return directories
     }
 
-    /// The bytes of `model`, from the first search directory holding it, checked against its SHA-256.
-    static func load(_ model: FaceModelFile, given: String?) throws(CLIError) -> [UInt8] {
+    /// The first search directory holding the detector and the landmark model (they are read and checked
+    /// against their sha256 by `FaceAnalyzer(modelDirectory:)`).
+    static func directory(given: String?) throws(CLIError) -> String {
         let directories = searchDirectories(given: given)
-        for directory in directories where FileCheck.isFile("\(directory)/\(model.fileName)") {
-            let path = "\(directory)/\(model.fileName)"
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes?[.size] as? Int, size > FaceModelFile.maxSize {
-                throw CLIError("model \(path): \(size) bytes, more than the limit of \(FaceModelFile.maxSize)")
-            }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CLIError("model \(path) cannot be read")
-            }
-            let bytes = [UInt8](data)
-            if let problem = model.problem(with: bytes) { throw CLIError("model \(path): \(problem)") }
-            return bytes
+        let needed = [FaceModelFile.detector, .landmarks]
+        if let found = directories.first(where: { directory in
+            needed.allSatisfy { FileCheck.isFile("\(directory)/\($0.fileName)") }
+        }) {
+            return found
         }
-        throw CLIError("face model \(model.fileName) not found (looked in \(directories.joined(separator: ", "))); "
-            + "pass --models DIR or set ESSENCE2_MODELS")
+        throw CLIError("face models \(needed.map(\.fileName).joined(separator: " and ")) not found "
+            + "(looked in \(directories.joined(separator: ", "))); pass --models DIR or set ESSENCE2_MODELS")
     }
 }
