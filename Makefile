@@ -14,7 +14,7 @@ EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h') Package.swift
 
-LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
+LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
 .PHONY: lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
@@ -96,8 +96,9 @@ bench: deps build
 	@for p in avatars/sources/grace_hopper.jpg avatars/sources/astronaut.png; do \
 	  printf '  %s:' "$$p"; $(CLI) avatar detect $$p --time 21 | tail -1 | sed 's/^  time/ time/'; done
 
-# The training data of the lip-sync model (docs/lipsync.md): espeak-ng and Festival voices with exact phone
-# timings, augmented; deterministic for a seed. Needs the Debian packages of lipsync-deps.
+# The training data of the lip-sync model (docs/lipsync.md): espeak-ng, Festival and Flite voices with exact phone
+# timings, new voices warped from the recorded ones (WORLD, pyworld), augmented; deterministic for a seed. Needs the
+# Debian packages of lipsync-deps.
 lipsync-deps:
 	@missing=""; for p in $(LIPSYNC_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -106,6 +107,7 @@ lipsync-deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import numpy, scipy' 2>/dev/null || python3 -m pip install -q 'numpy<2' scipy
+	@python3 -W ignore -c 'import pyworld' 2>/dev/null || python3 -m pip install -q 'setuptools<81' pyworld
 
 lipsync-data: lipsync-deps
 	python3 tools/lipsync/make_data.py --out build/lipsync-data --seed 1

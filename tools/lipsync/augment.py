@@ -118,6 +118,18 @@ def babble(n, rng, pool):
     return out
 
 
+def talkers(n, rng, pool, count):
+    """`count` utterances from `pool` (float or int16 arrays), each at unit active level, looped from a random
+    offset to n samples and summed: background speech with no one talker standing out."""
+    out = np.zeros(n)
+    for k in rng.choice(len(pool), size=count, replace=False):
+        src = np.asarray(pool[k], dtype=np.float64)
+        if len(src) == 0:
+            continue
+        out += np.resize(np.roll(src, -int(rng.integers(len(src)))), n) / (active_rms(src) + 1e-9)
+    return out
+
+
 def augment(y, rng, pool=None):
     """Augment float audio `y` (16 kHz) with generator `rng`; returns (float32 audio, description dict)."""
     y = np.asarray(y, dtype=np.float64)

@@ -4,13 +4,15 @@
     python3 tools/lipsync/export.py --model build/lipsync-model/model.pt
 
 Writes Sources/Essence2Core/Audio/ArticulationWeights.swift: the weights file (format in
-ArticulationNetwork+Decoding.swift: "E2LS", a UInt32 header, IEEE half-precision values, weights input-major) as one
-base64 string literal, with its size and SHA-256, decoded and checked once at first use.
+ArticulationEnsemble+Decoding.swift: "E2LS", version 2, the member count, then per member its sizes and IEEE
+half-precision values, weights input-major) as one base64 string literal, with its size and SHA-256, decoded and
+checked once at first use.
 
 With --fixture WAV (default: the speech_bilabial test fixture) it also writes Tests/Essence2CoreTests/Fixtures/
-lipsync_features.txt (the log-mel bands of every hop the engine analyses, from tools/lipsync/features.py) and
-lipsync_model.txt (the articulation of every frame, from a float32 NumPy forward pass with the exported half-precision
-weights), which the Swift tests compare with the engine's own.
+lipsync_features.txt (the inputs of every hop the engine analyses, from tools/lipsync/features.py: 32 log-mel
+bands, the relative level, the periodicity) and lipsync_model.txt (the articulation of every frame, from a float32
+NumPy forward pass of every member with the exported half-precision weights, averaged), which the Swift tests
+compare with the engine's own.
 """
 import argparse
 import base64
@@ -32,32 +34,38 @@ FIXTURES = os.path.join(ROOT, "Tests", "Essence2CoreTests", "Fixtures")
 
 
 def parameters(path):
-    """The exported arrays (float32 values of their half-precision rounding), in file order, and the sizes."""
+    """Per member: the exported arrays (half precision), in file order, and the sizes."""
     ckpt = torch.load(path, map_location="cpu")
-    s = {k: v.numpy().astype(np.float64) for k, v in ckpt["state"].items()}
     embed, h1, h2 = ckpt["embed"], ckpt["hidden1"], ckpt["hidden2"]
-    arrays = [
-        s["mean"], s["scale"],
-        s["embed.weight"][:, :, 0].T,                                   # [band][embed]
-        s["embed.bias"],
-        s["layer1.weight"].transpose(2, 1, 0).reshape(-1, h1),          # [hop][embed][hidden1]
-        s["layer1.bias"],
-        s["layer2.weight"][:, :, 0].T, s["layer2.bias"],
-        s["out.weight"][:, :, 0].T, s["out.bias"],
-    ]
-    halves = [np.ascontiguousarray(a, dtype=np.float16) for a in arrays]
-    return halves, (ft.N_MELS, embed, ft.CONTEXT_HOPS, ft.PAST_HOPS, h1, h2, 3)
+    out = []
+    for state in ckpt["members"]:
+        s = {k: v.numpy().astype(np.float64) for k, v in state.items()}
+        arrays = [
+            s["mean"], s["scale"],
+            s["embed.weight"][:, :, 0].T,                                   # [input][embed]
+            s["embed.bias"],
+            s["layer1.weight"].transpose(2, 1, 0).reshape(-1, h1),          # [hop][embed][hidden1]
+            s["layer1.bias"],
+            s["layer2.weight"][:, :, 0].T, s["layer2.bias"],
+            s["out.weight"][:, :, 0].T, s["out.bias"],
+        ]
+        halves = [np.ascontiguousarray(a, dtype=np.float16) for a in arrays]
+        out.append((halves, (ft.N_MELS, ft.N_INPUTS - ft.N_MELS, embed, ft.CONTEXT_HOPS, ft.PAST_HOPS, h1, h2, 3)))
+    return out
 
 
-def blob(halves, dims):
-    header = b"E2LS" + struct.pack("<8I", 1, *dims)
-    return header + b"".join(h.astype("<f2").tobytes() for h in halves)
+def blob(members):
+    """The weights file: "E2LS", version 2, the member count, then per member its 8 sizes and its arrays."""
+    data = b"E2LS" + struct.pack("<2I", 2, len(members))
+    for halves, dims in members:
+        data += struct.pack("<8I", *dims) + b"".join(h.astype("<f2").tobytes() for h in halves)
+    return data
 
 
-def forward(halves, dims, feats):
-    """Float32 forward pass over utterance_features rows, as ArticulationNetwork.swift computes it."""
+def forward_member(halves, dims, feats):
+    """Float32 forward pass of one member over utterance_features rows, as ArticulationNetwork.swift computes it."""
     mean, scale, w0, b0, w1, b1, w2, b2, w3, b3 = [h.astype(np.float32) for h in halves]
-    bands, embed, context, _, h1, _, _ = dims
+    context = dims[3]
     e = np.maximum(((feats.astype(np.float32) - mean) * scale) @ w0 + b0, 0)
     n = (len(e) - context) // ft.HOPS_PER_FRAME + 1
     out = np.zeros((n, 3), np.float32)
@@ -70,12 +78,23 @@ def forward(halves, dims, feats):
     return np.clip(out, [0, -1, 0], [1, 1, 1])
 
 
+def forward(members, feats):
+    """The members' mean, summed in member order (as ArticulationEnsemble.swift does)."""
+    total = None
+    for halves, dims in members:
+        out = forward_member(halves, dims, feats)
+        total = out if total is None else total + out
+    return total / np.float32(len(members))
+
+
 def write_swift(data):
     digest = hashlib.sha256(data).hexdigest()
     text = base64.b64encode(data).decode()
     with open(SWIFT, "w") as f:
-        f.write("// Generated by tools/lipsync/export.py from a model trained by tools/lipsync/train.py. Do not edit.\n\n")
-        f.write("/// The learned lip-sync model's weights file (format in ArticulationNetwork+Decoding.swift), base64.\n")
+        f.write("// Generated by tools/lipsync/export.py from a model trained by tools/lipsync/train.py. "
+                "Do not edit.\n\n")
+        f.write("/// The learned lip-sync model's weights file "
+                "(format in ArticulationEnsemble+Decoding.swift), base64.\n")
         f.write("enum ArticulationWeights {\n")
         f.write(f"    /// Size of the decoded weights file in bytes.\n    static let byteCount = {len(data)}\n")
         f.write(f"    /// SHA-256 of the decoded weights file.\n    static let sha256 = \"{digest}\"\n")
@@ -90,8 +109,8 @@ def main():
     ap.add_argument("--fixture", default=os.path.join(FIXTURES, "speech_bilabial.wav"))
     ap.add_argument("--no-fixtures", action="store_true")
     a = ap.parse_args()
-    halves, dims = parameters(a.model)
-    data = blob(halves, dims)
+    members = parameters(a.model)
+    data = blob(members)
     digest = write_swift(data)
     print(f"{SWIFT}: {len(data)} bytes, sha256 {digest}")
     if a.no_fixtures:
@@ -100,11 +119,11 @@ def main():
     feats = train.features(samples)
     n = ft.frame_count(len(samples))
     with open(os.path.join(FIXTURES, "lipsync_features.txt"), "w") as f:
-        f.write(f"# log-mel bands (dB) of hops 0 ... of {os.path.basename(a.fixture)}, one hop a line "
-                "(tools/lipsync/export.py)\n")
+        f.write(f"# log-mel bands (dB), relative level (dB) and periodicity of hops 0 ... of "
+                f"{os.path.basename(a.fixture)}, one hop a line (tools/lipsync/export.py)\n")
         for row in feats[ft.PAST_HOPS:]:
             f.write(" ".join(repr(float(v)) for v in row.astype(np.float64)) + "\n")
-    out = forward(halves, dims, feats)[:n]
+    out = forward(members, feats)[:n]
     with open(os.path.join(FIXTURES, "lipsync_model.txt"), "w") as f:
         f.write(f"# jawOpen lipSpread lipPress of every frame of {os.path.basename(a.fixture)} "
                 f"(tools/lipsync/export.py, weights sha256 {digest})\n")

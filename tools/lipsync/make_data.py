@@ -31,12 +31,15 @@ TRAIN_ESPEAK_BASES = ["en", "en-us", "en-gb-scotland", "en-gb-x-rp", "en-029", "
 TRAIN_ESPEAK_VARIANTS = ["", "m1", "m2", "m3", "m4", "m5", "m6", "m8", "f1", "f2", "f3", "f4",
                          "klatt", "klatt2", "klatt3", "klatt4", "klatt5", "klatt6"]
 TRAIN_FESTIVAL = ["kal_diphone", "ked_diphone"]
+TRAIN_FLITE = ["cmu_us_awb", "cmu_us_rms"]         # clustergen voices of two recorded people (not slt: see below)
 VAL_ESPEAK = ["en-us-nyc+m7", "en-gb-x-gbcwmd+f5"]   # base voices and variants unused in train
 VAL_FESTIVAL = ["cmu_us_slt_arctic_hts"]              # HTS voice built from a recorded person (SLT)
 
-FULL = {"train": 560, "val_per_voice": 12}
+FULL = {"train": 720, "val_per_voice": 12}
 QUICK = {"train": 40, "val_per_voice": 2}
-FESTIVAL_SHARE = 0.3   # share of training utterances from Festival
+FESTIVAL_SHARE = 0.25  # share of training utterances from Festival
+FLITE_SHARE = 0.25     # share of training utterances from Flite
+WARP_SHARE = 0.5       # share of Festival and Flite training utterances given a new voice (voice_warp.py)
 CLEAN_SHARE = 0.3      # share of training utterances left clean (the rest are augmented)
 VAL_EVERY = 8          # every 8th sentence is held out for validation
 LEAD_KEEP, TAIL_KEEP, FADE = 0.03, 0.05, 0.005  # seconds of a sentence's own silence kept around it
@@ -73,7 +76,13 @@ def plan(seed, sizes):
 
     for k in range(sizes["train"]):
         spec = common("train", k, train_s)
-        if rng.random() < FESTIVAL_SHARE:
+        pick = rng.random()
+        if pick < FLITE_SHARE:
+            spec.update(source="flite", voice=str(rng.choice(TRAIN_FLITE)),
+                        stretch=round(float(rng.uniform(0.8, 1.3)), 3),
+                        f0_shift=round(float(rng.uniform(0.8, 1.25)), 3),
+                        f0_std=round(float(rng.uniform(8, 30)), 1))
+        elif pick < FLITE_SHARE + FESTIVAL_SHARE:
             spec.update(source="festival", voice=str(rng.choice(TRAIN_FESTIVAL)),
                         stretch=round(float(rng.uniform(0.8, 1.3)), 3),
                         f0=[round(float(rng.uniform(80, 140)), 1), round(float(rng.uniform(8, 25)), 1)])
@@ -81,8 +90,15 @@ def plan(seed, sizes):
             base = str(rng.choice(TRAIN_ESPEAK_BASES))
             var = str(rng.choice(TRAIN_ESPEAK_VARIANTS))
             espeak_params(spec, base + ("+" + var if var else ""))
+        if spec["source"] in ("festival", "flite") and rng.random() < WARP_SHARE:
+            if rng.random() < 0.6:   # a higher, shorter voice: female and child-like ranges
+                spec["warp"] = [round(float(rng.uniform(1.35, 1.9)), 3), round(float(rng.uniform(1.08, 1.22)), 3)]
+            else:                    # another adult voice near the original
+                spec["warp"] = [round(float(rng.uniform(0.8, 1.3)), 3), round(float(rng.uniform(0.92, 1.08)), 3)]
         spec["augment"] = bool(rng.random() >= CLEAN_SHARE)
         specs.append(spec)
+    # validation draws from its own stream, so changing the training plan never changes the validation set
+    rng = np.random.default_rng([seed, 1])
     k = 0
     for voice in VAL_ESPEAK + VAL_FESTIVAL:
         for _ in range(sizes["val_per_voice"]):
@@ -172,11 +188,27 @@ def _add(phones, s, e, p):
 _ESPEAK = None
 
 
+def _warped(spec, parts):
+    """The sentences of `spec` in the new voice its "warp" ([pitch factor, formant factor]) asks for."""
+    if not spec.get("warp"):
+        return parts
+    import voice_warp
+    f0, formant = spec["warp"]
+    return [(voice_warp.warp(y, f0, formant), ph) for y, ph in parts]
+
+
 def _synth_chunk(chunk):
     """Worker: synthesize and assemble a chunk of utterance specs (one engine per chunk)."""
     global _ESPEAK
     out = []
-    if chunk[0]["source"] == "espeak":
+    if chunk[0]["source"] == "flite":
+        import synth_flite
+        engine = synth_flite.Flite()
+        for spec in chunk:
+            parts = [engine.synth(s, spec["voice"], spec["stretch"], spec["f0_shift"], spec["f0_std"])
+                     for s in spec["sentences"]]
+            out.append(_assemble(spec, _warped(spec, parts)))
+    elif chunk[0]["source"] == "espeak":
         if _ESPEAK is None:
             import synth_espeak
             _ESPEAK = synth_espeak.Espeak()
@@ -190,7 +222,7 @@ def _synth_chunk(chunk):
         k = 0
         for spec in chunk:
             n = len(spec["sentences"])
-            out.append(_assemble(spec, res[k: k + n]))
+            out.append(_assemble(spec, _warped(spec, res[k: k + n])))
             k += n
     return out
 
@@ -228,7 +260,7 @@ def main():
 
     # 1. synthesis, in chunks of one engine each, order preserved
     chunks = []
-    for src in ("espeak", "festival"):
+    for src in ("espeak", "festival", "flite"):
         group = [s for s in specs if s["source"] == src]
         chunks += [group[i: i + CHUNK] for i in range(0, len(group), CHUNK)]
     ctx = mp.get_context("fork")
@@ -270,7 +302,8 @@ def main():
             "id": sid, "split": spec["split"], "voice": spec["voice"], "source": spec["source"],
             "sample_rate": RATE, "samples": n,
             "text": " ".join(spec["sentences"]),
-            "synth": {k: spec[k] for k in ("rate", "pitch", "range", "stretch", "f0") if k in spec},
+            "synth": {k: spec[k] for k in ("rate", "pitch", "range", "stretch", "f0", "f0_shift", "f0_std", "warp")
+                      if k in spec},
             "augment": desc,
             "phones": [[round(s, 6), round(e, 6), p] for s, e, p in phones],
         }

@@ -104,6 +104,29 @@ def from_festival(name: str) -> str:
     raise KeyError(f"unmapped festival phone {name!r}")
 
 
+def from_segment_ends(segments, duration):
+    """Contiguous [(start_s, end_s, phone)] from Festival/Flite Segment (name, end_s) pairs of a wave lasting
+    `duration` seconds: names mapped with from_festival, ends clipped to the wave, empty segments dropped, runs of
+    silence merged, and silence to the end of the wave. Empty when no segment lies inside the wave."""
+    phones, start = [], 0.0
+    for name, end in segments:
+        p = from_festival(name)
+        end = min(end, duration)
+        if end <= start:
+            continue
+        if phones and phones[-1][2] == p == "sil":
+            phones[-1] = (phones[-1][0], end, p)
+        else:
+            phones.append((start, end, p))
+        start = end
+    if phones and start < duration:
+        if phones[-1][2] == "sil":
+            phones[-1] = (phones[-1][0], duration, "sil")
+        else:
+            phones.append((start, duration, "sil"))
+    return phones
+
+
 def phone_class(phone: str) -> str:
     """Articulatory class of a common-set phone."""
     return CLASSES[phone]

@@ -161,10 +161,7 @@ def main():
     ap.add_argument("--out")
     a = ap.parse_args()
     y, segs = Espeak().synth(a.text, a.voice, a.rate, a.pitch)
-    for s, e, p in segs:
-        print(f"{s:8.3f} {e:8.3f} {p}")
-    if a.out:
-        wavio.write_pcm(a.out, wavio.to_pcm(y), OUT_RATE)
+    wavio.show_synthesis(y, segs, a.out, OUT_RATE)
 
 
 if __name__ == "__main__":

@@ -97,25 +97,9 @@ def synth_batch(items, timeout=600):
             if rate != OUT_RATE:
                 g = math.gcd(OUT_RATE, rate)
                 x = resample_poly(x.astype(np.float64), OUT_RATE // g, rate // g).astype(np.float32)
-            dur = len(x) / OUT_RATE
-            phones, start = [], 0.0
-            for name, end in segs.get(k, []):
-                p = ph.from_festival(name)
-                end = min(end, dur)
-                if end <= start:
-                    continue
-                if phones and phones[-1][2] == p == "sil":
-                    phones[-1] = (phones[-1][0], end, p)
-                else:
-                    phones.append((start, end, p))
-                start = end
+            phones = ph.from_segment_ends(segs.get(k, []), len(x) / OUT_RATE)
             if not phones:
                 raise RuntimeError(f"festival gave no segments for item {k}: {items[k][0]!r}")
-            if start < dur:
-                if phones[-1][2] == "sil":
-                    phones[-1] = (phones[-1][0], dur, "sil")
-                else:
-                    phones.append((start, dur, "sil"))
             out.append((x, phones))
         return out
 
@@ -131,10 +115,7 @@ def main():
     ap.add_argument("--out")
     a = ap.parse_args()
     [(y, segs)] = synth_batch([(a.text, a.voice, a.stretch, a.f0)])
-    for s, e, p in segs:
-        print(f"{s:8.3f} {e:8.3f} {p}")
-    if a.out:
-        wavio.write_pcm(a.out, wavio.to_pcm(y), OUT_RATE)
+    wavio.show_synthesis(y, segs, a.out, OUT_RATE)
 
 
 if __name__ == "__main__":

@@ -7,15 +7,22 @@
 Reads DATA/train/*.wav + *.json (tools/lipsync/make_data.py) for training and DATA/val for validation (held-out
 voices); targets come from tools/lipsync/targets.py at 25 frames/s. Each utterance is used at its own level and
 at two more random levels (peak -35 ... 0 dBFS, one of them with white noise at 15-40 dB SNR), requantised to
-int16, so the model does not depend on loudness. Synthetic non-speech (tones, chords, note sequences, clicks,
-hum, noise) with rest targets teaches it to keep the mouth still without speech. Each training crop also gets a
-random equaliser and a vocal-tract-length warp of the mel axis (see `warp`), for voices and channels not seen.
+int16, so the model does not depend on loudness. Background speech: 1.5 more copies per utterance (on average)
+mixed with 3-6 other training talkers at 10-30 dB under it, from the first sample on, their pauses weighted x3, and
+clips of background talkers alone; the mouth must stay still for them. Copies of 15% of the utterances cut off
+mid-speech (silence after the cut, as when a reply's audio ends and the stream is flushed), and of 20% that start
+right at their speech (half of them also cut off soon after). 480 clips of synthetic non-speech (tones, chords,
+note sequences, clicks, hum, noise with level steps, from -60 dBFS; often starting or ending abruptly) with rest
+targets, weighted x3, teach it to keep the mouth still without speech. Each training
+crop also gets a random equaliser and a vocal-tract-length warp of the mel axis (see `warp`), for voices and
+channels not seen; 30% of the crops start at the utterance's start (how a stream begins matters).
 
 The network (features and geometry in tools/lipsync/features.py, forward pass mirrored by
-Sources/Essence2Core/Audio/ArticulationNetwork.swift): per hop, normalised log-mel (32) -> dense 48 + ReLU; per
-frame, the 36 hop embeddings (25 before the frame, its 4, 7 ahead) -> dense 256 + ReLU -> dense 64 + ReLU ->
-(sigmoid jaw, tanh spread, sigmoid press). Loss: weighted squared error on the three fields and on the visible
-opening jaw * (1 - press), with frames inside p/b/m weighted x4 and silence x2.
+Sources/Essence2Core/Audio/ArticulationNetwork.swift): per hop, the normalised inputs (32 log-mel bands, the
+relative level, the periodicity) -> dense 48 + ReLU; per frame, the 36 hop embeddings (25 before the frame, its 4,
+7 ahead) -> dense 256 + ReLU -> dense 64 + ReLU -> (sigmoid jaw, tanh spread, sigmoid press). Loss: weighted
+squared error on the three fields and on the visible opening jaw * (1 - press), with frames inside p/b/m weighted
+x4 and silence x2 (x3 under background speech).
 
 Writes OUT/model.pt (state dict and metadata) and OUT/metrics.json (frame-level validation figures, also per
 validation voice). About 6 minutes on this machine's two cores (torch.set_num_threads(2)); same data, same seed,
@@ -25,6 +32,7 @@ import argparse
 import glob
 import json
 import math
+import multiprocessing as mp
 import os
 import sys
 import time
@@ -35,28 +43,44 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+import augment as aug  # noqa: E402
 import features as ft  # noqa: E402
 import targets as tg  # noqa: E402
 import wavio  # noqa: E402
 
 FRAME_RATE = 25.0
 CROP_FRAMES = 48
+START_CROPS = 0.3      # share of training crops that start at the utterance's first frame
 BILABIALS = ("p", "b", "m")
+
+
+class Ensemble(nn.Module):
+    """The shipped model: the mean of its members' articulation (jaw, spread, press), member by member in order."""
+
+    def __init__(self, members):
+        super().__init__()
+        self.members = nn.ModuleList(members)
+
+    def forward(self, x):
+        out = self.members[0](x)
+        for m in self.members[1:]:
+            out = out + m(x)
+        return out / len(self.members)
 
 
 class Net(nn.Module):
     def __init__(self, embed=48, hidden1=256, hidden2=64):
         super().__init__()
-        self.register_buffer("mean", torch.zeros(ft.N_MELS))
-        self.register_buffer("scale", torch.ones(ft.N_MELS))
-        self.embed = nn.Conv1d(ft.N_MELS, embed, 1)
+        self.register_buffer("mean", torch.zeros(ft.N_INPUTS))
+        self.register_buffer("scale", torch.ones(ft.N_INPUTS))
+        self.embed = nn.Conv1d(ft.N_INPUTS, embed, 1)
         self.layer1 = nn.Conv1d(embed, hidden1, ft.CONTEXT_HOPS, stride=ft.HOPS_PER_FRAME)
         self.layer2 = nn.Conv1d(hidden1, hidden2, 1)
         self.out = nn.Conv1d(hidden2, 3, 1)
         self.drop = nn.Dropout(0.1)
 
     def forward(self, x):
-        """x: (batch, hops, bands) of utterance_features rows -> (batch, frames, 3)."""
+        """x: (batch, hops, inputs) of utterance_features rows -> (batch, frames, 3)."""
         z = ((x - self.mean) * self.scale).transpose(1, 2)
         h = F.relu(self.embed(z))
         h = F.relu(self.layer1(self.drop(h)))
@@ -85,10 +109,8 @@ def voice_of(data, item_id):
 
 
 def features(samples):
-    """utterance_features with hops before the stream as the engine sees them: pure silence."""
-    f = ft.utterance_features(samples)
-    f[: ft.PAST_HOPS] = ft.FLOOR_DB
-    return f.astype(np.float32)
+    """utterance_features (hops before the stream as the engine sees them: pure silence) as float32."""
+    return ft.utterance_features(samples).astype(np.float32)
 
 
 def frame_phone(phones, n):
@@ -142,16 +164,87 @@ def negatives(rng, count):
         elif kind == 4:  # mains hum with harmonics
             f = rng.choice([50.0, 60.0])
             x = sum(np.sin(2 * np.pi * f * h * t + rng.uniform(0, 6)) / h for h in range(1, 8))
-        else:  # steady white or brown noise
+        else:  # steady white or brown noise, now and then stepping to another level (hiss, fans, a gain change)
             w = rng.standard_normal(n)
             x = w if rng.uniform() < 0.5 else np.cumsum(w) - np.convolve(np.cumsum(w), np.ones(400) / 400, "same")
-        x = x / max(np.abs(x).max(), 1e-9) * 32767 * 10 ** (rng.uniform(-35, -1) / 20)
-        pad = np.zeros(int(sr * rng.uniform(0.0, 0.5)))
-        clips.append(np.clip(np.round(np.concatenate([pad, x, pad])), -32768, 32767).astype(np.int16))
+            if rng.uniform() < 0.8:
+                edges = np.sort(rng.integers(0, n, size=rng.integers(1, 4)))
+                gain = np.ones(n)
+                for e in edges:
+                    gain[e:] *= 10 ** (rng.uniform(-25, 25) / 20)
+                x = x * gain
+        x = x / max(np.abs(x).max(), 1e-9) * 32767 * 10 ** (rng.uniform(-60, -1) / 20)
+        # silence around the clip, or none: a stream can start and end in the middle of a sound
+        lead, tail = (np.zeros(int(sr * rng.uniform(0.0, 0.5)) if rng.uniform() < 0.7 else 0) for _ in range(2))
+        clips.append(np.clip(np.round(np.concatenate([lead, x, tail])), -32768, 32767).astype(np.int16))
     return clips
 
 
-def example(samples, phones, pad_frames=CROP_FRAMES):
+def abrupt_starts(train, rng, share):
+    """Copies of a `share` of the training utterances that start right at their speech (0-20 ms before the first
+    phone: a stream need not begin with silence), half of them also cut off 40-400 ms later (a short reply flushed
+    at once)."""
+    out = []
+    for k in rng.choice(len(train), size=int(round(share * len(train))), replace=False):
+        _, s, p = train[k]
+        first = next(a for a, _, q in p if q != "sil")
+        t0 = max(0.0, first - rng.uniform(0.0, 0.02))
+        n0 = int(round(t0 * 16000))
+        x = s[n0:].copy()
+        shift = n0 / 16000
+        phones = [(max(a - shift, 0.0), b - shift, q) for a, b, q in p if b - shift > 0]
+        if rng.uniform() < 0.5:
+            cut = phones[0][0] + (first - t0) + rng.uniform(0.04, 0.4)
+            x[int(round(cut * 16000)):] = 0
+            phones = [(a, min(b, cut), q) for a, b, q in phones if a < cut] + [(cut, phones[-1][1], "sil")]
+        out.append(example(x, [q for q in phones if q[1] > q[0]]))
+    return out
+
+
+def truncated(train, rng, share):
+    """Copies of a `share` of the training utterances cut off at a random moment of their speech, silence after
+    it (as when a reply's audio ends there and the stream is flushed): the frames up to the cut still show the
+    speech, the mouth closes after it."""
+    out = []
+    for k in rng.choice(len(train), size=int(round(share * len(train))), replace=False):
+        _, s, p = train[k]
+        speech = [(a, b) for a, b, q in p if q != "sil"]
+        cut = rng.uniform(speech[0][0] + 0.02, speech[-1][1])
+        x = s.copy()
+        x[int(round(cut * 16000)):] = 0
+        phones = [(a, min(b, cut), q) for a, b, q in p if a < cut] + [(cut, p[-1][1], "sil")]
+        out.append(example(x, [q for q in phones if q[1] > q[0]]))
+    return out
+
+
+def background_copies(train, rng, copies, snr=(10.0, 30.0)):
+    """Examples of training utterances with 3-6 other training talkers under them (`copies` per utterance on
+    average), from the first sample to the last, at a random level."""
+    pool = [s for _, s, _ in train]
+    out = []
+    for j in range(int(round(copies * len(train)))):
+        k = j % len(train)
+        _, s, p = train[k]
+        others = [q for i, q in enumerate(pool) if i != k]
+        noise = aug.talkers(len(s), rng, others, int(rng.integers(3, 7)))
+        x = s.astype(np.float64)
+        noise *= aug.active_rms(x) / (aug.active_rms(noise) + 1e-12) * 10 ** (-rng.uniform(*snr) / 20)
+        mix = np.clip(np.round(x + noise), -32768, 32767).astype(np.int16)
+        out.append(example(relevel(mix, rng, rng.uniform(-35, 0)), p, silence_weight=3.0))
+    return out
+
+
+def background_alone(train, rng, count):
+    """Clips (1.5-5 s) of 3-6 training talkers at once and nothing else, whose target is a still, closed mouth."""
+    pool = [s for _, s, _ in train]
+    out = []
+    for _ in range(count):
+        noise = aug.talkers(int(16000 * rng.uniform(1.5, 5.0)), rng, pool, int(rng.integers(3, 7)))
+        out.append(example(relevel(noise, rng, rng.uniform(-45, -10)), [], silence_weight=3.0))
+    return out
+
+
+def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0):
     """Features, targets, weights, visible opening and frame phones of one clip (silence-padded to a crop)."""
     n = ft.frame_count(len(samples))
     if n < pad_frames:
@@ -161,14 +254,17 @@ def example(samples, phones, pad_frames=CROP_FRAMES):
     fp = frame_phone(phones, n)
     w = np.ones(n, np.float32)
     w[[p in BILABIALS for p in fp]] = 4.0
-    w[[p == "sil" for p in fp]] = 2.0
+    w[[p == "sil" for p in fp]] = silence_weight
     return features(samples), y, w, fp
 
 
 def warp(x, rng):
-    """Feature-space augmentation of one crop (hops, bands): a random equaliser (tilt plus a smooth random curve,
+    """Feature-space augmentation of one crop (hops, inputs): a random equaliser (tilt plus a smooth random curve,
     up to about +-6 dB) and a vocal-tract-length warp of the mel axis (factor 0.88 ... 1.12), so that new voices and
-    channels look like known ones. Floor-level hops (digital silence) stay at the floor."""
+    channels look like known ones. Floor-level hops (digital silence) stay at the floor; the inputs after the bands
+    (relative level, periodicity) are kept."""
+    extra = x[:, ft.N_MELS:]
+    x = x[:, :ft.N_MELS]
     bands = x.shape[1]
     pos = np.arange(bands, dtype=np.float64)
     alpha = rng.uniform(0.88, 1.12)
@@ -182,14 +278,14 @@ def warp(x, rng):
     silent = x <= ft.FLOOR_DB + 1e-3
     y = np.maximum(y + eq[None, :], ft.FLOOR_DB)
     y[silent] = ft.FLOOR_DB
-    return y.astype(np.float32)
+    return np.concatenate([y, extra], axis=1).astype(np.float32)
 
 
 def batch(examples, rng, size, augment=True):
     xs, ys, ws = [], [], []
     for _ in range(size):
         f, y, w, _ = examples[rng.integers(len(examples))]
-        k = rng.integers(0, len(y) - CROP_FRAMES + 1)
+        k = 0 if rng.uniform() < START_CROPS else rng.integers(0, len(y) - CROP_FRAMES + 1)
         x = f[4 * k: 4 * k + 4 * CROP_FRAMES + ft.CONTEXT_HOPS - 4]
         xs.append(warp(x, rng) if augment and rng.uniform() < 0.8 else x)
         ys.append(y[k:k + CROP_FRAMES])
@@ -247,6 +343,47 @@ def metrics(net, items):
     }
 
 
+_EXAMPLES = None
+
+
+def _train_member(job):
+    """Trains member k on the shared examples; returns the state dict of its weights' moving average."""
+    a, k, mean, scale, start = job
+    torch.set_num_threads(2 if a.members == 1 else 1)
+    torch.manual_seed(a.seed * 1000 + k)
+    rng = np.random.default_rng([a.seed, 7, k])
+    examples = _EXAMPLES
+    net = Net(a.embed, a.hidden1, a.hidden2)
+    net.mean.copy_(torch.from_numpy(mean))
+    net.scale.copy_(torch.from_numpy(scale))
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=a.steps, pct_start=0.05)
+    net.train()
+    # The member's weights are an exponential moving average of the trained ones over the later steps (Polyak
+    # averaging), steadier than the last step's.
+    average = Net(a.embed, a.hidden1, a.hidden2)
+    average.load_state_dict(net.state_dict())
+    average_from = int(a.steps * a.average_from)
+    deadline = start + a.minutes * 60
+    for step in range(a.steps):
+        x, y, w = batch(examples, rng, a.batch)
+        loss = loss_fn(net(x), y, w, a.open_weight)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        with torch.no_grad():
+            keep = 0.0 if step < average_from else a.average_decay
+            for p_avg, p_net in zip(average.parameters(), net.parameters()):
+                p_avg.mul_(keep).add_(p_net, alpha=1 - keep)
+        if step % 500 == 0 or step == a.steps - 1:
+            print(f"member {k} step {step} loss {loss.item():.4f} ({time.time() - start:.0f} s)", flush=True)
+        if time.time() > deadline:
+            print(f"WARNING: time budget reached at step {step}; this model is not reproducible", flush=True)
+            break
+    return average.state_dict()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True)
@@ -258,12 +395,18 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--open-weight", type=float, default=2.0, help="loss weight of the visible opening")
     ap.add_argument("--embed", type=int, default=48)
-    ap.add_argument("--hidden1", type=int, default=256)
+    ap.add_argument("--hidden1", type=int, default=176)
     ap.add_argument("--hidden2", type=int, default=64)
+    ap.add_argument("--background", type=float, default=1.5, help="copies per utterance with background talkers")
+    ap.add_argument("--background-alone", type=int, default=300, help="clips of background talkers alone")
+    ap.add_argument("--truncated", type=float, default=0.15, help="share of utterances also used cut off")
+    ap.add_argument("--abrupt", type=float, default=0.2, help="share of utterances also used from their speech on")
+    ap.add_argument("--negatives", type=int, default=480, help="synthetic non-speech clips")
+    ap.add_argument("--average-decay", type=float, default=0.999, help="decay of the weights' moving average")
+    ap.add_argument("--average-from", type=float, default=0.5, help="share of the steps before averaging starts")
+    ap.add_argument("--members", type=int, default=3, help="networks trained (in parallel) and averaged")
     a = ap.parse_args()
     start = time.time()
-    torch.set_num_threads(2)
-    torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
 
     train = load_split(a.data, "train")
@@ -275,44 +418,51 @@ def main():
         examples.append(example(s, p))
         examples.append(example(relevel(s, rng, rng.uniform(-35, 0)), p))
         examples.append(example(relevel(s, rng, rng.uniform(-35, 0), rng.uniform(15, 40)), p))
+    examples += background_copies(train, rng, a.background)
+    examples += truncated(train, rng, a.truncated)
+    examples += abrupt_starts(train, rng, a.abrupt)
     speech_frames = sum(len(e[1]) for e in examples)
-    for clip in negatives(rng, max(60, len(train) // 3)):
-        examples.append(example(clip, []))
+    examples += background_alone(train, rng, a.background_alone)
+    for clip in negatives(rng, a.negatives):
+        examples.append(example(clip, [], silence_weight=3.0))
     print(f"{len(train)} train / {len(val)} val utterances, {len(examples)} examples, "
           f"{speech_frames / FRAME_RATE / 60:.1f} min of speech; features in {time.time() - start:.0f} s", flush=True)
 
-    net = Net(a.embed, a.hidden1, a.hidden2)
     allf = np.concatenate([e[0][ft.PAST_HOPS:] for e in examples[:len(train)]])
-    net.mean.copy_(torch.from_numpy(allf.mean(0)))
-    net.scale.copy_(torch.from_numpy(1.0 / (allf.std(0) + 1e-3)))
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=a.steps, pct_start=0.05)
-    net.train()
-    deadline = start + a.minutes * 60
-    for step in range(a.steps):
-        x, y, w = batch(examples, rng, a.batch)
-        loss = loss_fn(net(x), y, w, a.open_weight)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 500 == 0 or step == a.steps - 1:
-            print(f"step {step} loss {loss.item():.4f} ({time.time() - start:.0f} s)", flush=True)
-        if time.time() > deadline:
-            print(f"WARNING: time budget reached at step {step}; this model is not reproducible", flush=True)
-            break
-    net.eval()
+    mean, scale = allf.mean(0), 1.0 / (allf.std(0) + 1e-3)
+    global _EXAMPLES
+    _EXAMPLES = examples
+    jobs = [(a, k, mean, scale, start) for k in range(a.members)]
+    if a.members == 1:
+        states = [_train_member(jobs[0])]
+    else:
+        # One process per member (one thread each), forked so they share the examples.
+        with mp.get_context("fork").Pool(a.members) as pool:
+            states = pool.map(_train_member, jobs)
+    members = []
+    for state in states:
+        m = Net(a.embed, a.hidden1, a.hidden2)
+        m.load_state_dict(state)
+        members.append(m.eval())
+    net = Ensemble(members)
 
     quiet = [(i, relevel(s, rng, -30.0), p) for i, s, p in val]
+    babble = []
+    for k, (i, s, p) in enumerate(val):
+        noise = aug.talkers(len(s), rng, [q for j, (_, q, _) in enumerate(val) if j != k], 4)
+        x = s.astype(np.float64)
+        noise *= aug.active_rms(x) / (aug.active_rms(noise) + 1e-12) * 10 ** (-20 / 20)
+        babble.append((i, np.clip(np.round(x + noise), -32768, 32767).astype(np.int16), p))
     report = {"val_clean": metrics(net, val), "val_minus30dBFS_peak": metrics(net, quiet),
               "val_noise20dB": metrics(net, [(i, relevel(s, rng, -6.0, 20.0), p) for i, s, p in val]),
+              "val_babble20dB": metrics(net, babble),
               "val_clean_by_voice": {v: metrics(net, [it for it in val if voice_of(a.data, it[0]) == v])
                                      for v in sorted({voice_of(a.data, it[0]) for it in val})},
-              "train_seconds": round(time.time() - start, 1), "steps": step + 1, "seed": a.seed,
+              "train_seconds": round(time.time() - start, 1), "steps": a.steps, "members": a.members, "seed": a.seed,
               "train_utterances": len(train), "val_utterances": len(val)}
     os.makedirs(a.out, exist_ok=True)
-    torch.save({"state": net.state_dict(), "embed": net.embed.out_channels, "hidden1": net.layer1.out_channels,
-                "hidden2": net.layer2.out_channels}, os.path.join(a.out, "model.pt"))
+    torch.save({"members": [m.state_dict() for m in members], "embed": a.embed, "hidden1": a.hidden1,
+                "hidden2": a.hidden2}, os.path.join(a.out, "model.pt"))
     json.dump(report, open(os.path.join(a.out, "metrics.json"), "w"), indent=1)
     print(json.dumps(report, indent=1))
 

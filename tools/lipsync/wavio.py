@@ -26,3 +26,11 @@ def write_pcm(path, pcm, rate):
 def to_pcm(y):
     """Float samples in -1..1 -> int16, rounded, clipped."""
     return np.clip(np.round(np.asarray(y, dtype=np.float64) * 32767), -32768, 32767).astype("<i2")
+
+
+def show_synthesis(y, phones, out, rate):
+    """What the synth_*.py commands do with one synthesis: print its phones, write it to `out` when given."""
+    for s, e, p in phones:
+        print(f"{s:8.3f} {e:8.3f} {p}")
+    if out:
+        write_pcm(out, to_pcm(y), rate)

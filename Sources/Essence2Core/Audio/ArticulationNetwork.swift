@@ -2,12 +2,16 @@ import Glibc
 
 /// The learned audio-to-articulation model's weights and its forward pass (trained by tools/lipsync/train.py).
 ///
-/// Per hop: log-mel bands, normalised per band, through a dense layer with ReLU, give a hop embedding. Per frame:
+/// Per hop: log-mel bands and `extraInputs` more values (the hop's level relative to the recent peak, from
+/// `SpeechPeakTracker`, then its periodicity, from `PeriodicityAnalyzer`), normalised per input, through a dense
+/// layer with ReLU, give a hop embedding. Per frame:
 /// the embeddings of `contextHops` hops (`pastHops` before the frame, its 4 hops, 7 ahead), oldest first, through
 /// two dense ReLU layers and a dense output layer give jaw (sigmoid), lip spread (tanh) and lip press (sigmoid).
 /// Loops run in a fixed order on one thread, so the same input always gives the same bits.
 struct ArticulationNetwork: Sendable {
     let bandCount: Int
+    /// Inputs per hop after the bands: 0 (bands alone), 1 (relative level) or 2 (relative level, periodicity).
+    let extraInputs: Int
     let embeddingSize: Int
     let contextHops: Int
     let pastHops: Int
@@ -15,8 +19,9 @@ struct ArticulationNetwork: Sendable {
     let hidden2: Int
     static let outputCount = 3
 
-    let bandMean: [Float]
-    let bandScale: [Float]
+    /// Per input: `(x - inputMean) * inputScale` feeds the embedding.
+    let inputMean: [Float]
+    let inputScale: [Float]
     /// Weights are stored input-major: `w[i * outputs + o]` links input `i` to output `o`.
     let embedWeights: [Float]
     let embedBias: [Float]
@@ -30,25 +35,23 @@ struct ArticulationNetwork: Sendable {
     /// Values in one frame's input window.
     var windowSize: Int { contextHops * embeddingSize }
 
-    /// The model shipped in the library, decoded and checked on first use.
-    static let shipped: ArticulationNetwork = {
-        guard let network = decode(base64: ArticulationWeights.base64, sha256: ArticulationWeights.sha256) else {
-            preconditionFailure("the shipped lip-sync weights do not decode (ArticulationWeights.swift is damaged)")
-        }
-        return network
-    }()
+    /// Inputs of one hop: the bands, then the extra inputs.
+    var inputCount: Int { bandCount + extraInputs }
+    /// Most extra inputs a network may take.
+    static let maxExtraInputs = 2
 
-    /// Hop embedding of `bands` (`bandCount` dB values) into `output` (`embeddingSize` values).
-    func embed(_ bands: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+    /// Hop embedding of `inputs` (`inputCount` values: the bands in dB, then the relative level in dB and the
+    /// periodicity, as many as `extraInputs`) into `output` (`embeddingSize` values).
+    func embed(_ inputs: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         let outputs = embeddingSize
         embedBias.withUnsafeBufferPointer { bias in
             for o in 0..<outputs { output[o] = bias[o] }
         }
-        bandMean.withUnsafeBufferPointer { mean in
-            bandScale.withUnsafeBufferPointer { scale in
+        inputMean.withUnsafeBufferPointer { mean in
+            inputScale.withUnsafeBufferPointer { scale in
                 embedWeights.withUnsafeBufferPointer { w in
-                    for i in 0..<bandCount {
-                        let x = (bands[i] - mean[i]) * scale[i]
+                    for i in 0..<inputCount {
+                        let x = (inputs[i] - mean[i]) * scale[i]
                         let row = i * outputs
                         for o in 0..<outputs { output[o] += w[row + o] * x }
                     }

@@ -18,6 +18,8 @@ public struct LipSyncStream: Sendable {
     private static let windowLength = 400
     /// How far a hop's window starts before the hop's own 160 samples: the window is centred on them.
     private static let windowLead = (windowLength - hopLength) / 2
+    /// How far before a hop's 25 ms window the learned model's periodicity window starts (it ends with it).
+    private static let periodicityLead = PeriodicityAnalyzer.windowLength - windowLength
 
     private var samples = SampleBuffer()
     private var pipeline: any ArticulationPipeline
@@ -77,7 +79,7 @@ public struct LipSyncStream: Sendable {
             frameHop = committedHops
             nextHopStart = frameStart - Self.windowLead
         }
-        samples.discard(before: min(frameStart - Self.windowLead, nextHopStart))
+        samples.discard(before: min(frameStart - Self.windowLead, nextHopStart) - Self.periodicityLead)
         return articulation
     }
 

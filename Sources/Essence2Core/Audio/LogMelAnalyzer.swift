@@ -1,10 +1,11 @@
 import Glibc
 
-/// Turns one 25 ms window (400 samples at 16 kHz) into `bandCount` log-mel band energies in dB: the learned model's
-/// features, computed exactly as tools/lipsync/features.py does.
+/// Turns one 25 ms window (400 samples at 16 kHz) into `bandCount` log-mel band energies in dB and their broadband
+/// level: the learned model's features, computed exactly as tools/lipsync/features.py does.
 ///
 /// Hann window (as `SpectralAnalyzer`), 512-point FFT, one-sided power scaled to the mean power of the unwindowed
-/// signal, 32 triangular bands on the HTK mel scale from 60 Hz to 7600 Hz, 10·log10(max(energy, 1e-10)).
+/// signal, 32 triangular bands on the HTK mel scale from 60 Hz to 7600 Hz, 10·log10(max(energy, 1e-10)); the level
+/// is 10·log10 of the sum of the floored band energies.
 struct LogMelAnalyzer: Sendable {
     /// Mel bands per hop.
     static let bandCount = 32
@@ -14,7 +15,7 @@ struct LogMelAnalyzer: Sendable {
     private static let lowHz = 60.0
     private static let highHz = 7600.0
     /// Band energies are floored here before the logarithm (-100 dB).
-    private static let floorPower: Float = 1e-10
+    static let floorPower: Float = 1e-10
 
     /// One triangular filter: its first FFT bin and the weights from there on.
     private struct Band: Sendable {
@@ -65,9 +66,11 @@ struct LogMelAnalyzer: Sendable {
 
     /// Band energies in dB of the window of `windowLength` samples starting at absolute position `start` of
     /// `samples` into `output` (`bandCount` values); audio at or after `realEnd` (and before the stream) is silence.
+    /// Returns the broadband level in dB.
+    @discardableResult
     mutating func analyze(
         _ samples: SampleBuffer, start: Int, realEnd: Int, into output: UnsafeMutableBufferPointer<Float>
-    ) {
+    ) -> Float {
         let n = Self.windowLength
         frame.withUnsafeMutableBufferPointer { frame in
             samples.read(from: start, realEnd: realEnd, into: UnsafeMutableBufferPointer(rebasing: frame[0..<n]))
@@ -82,14 +85,18 @@ struct LogMelAnalyzer: Sendable {
             }
         }
         let scale = powerScale
+        var total: Float = 0
         power.withUnsafeBufferPointer { p in
             for (b, band) in bands.enumerated() {
                 var sum: Float = 0
                 band.weights.withUnsafeBufferPointer { w in
                     for i in 0..<w.count { sum += w[i] * p[band.first + i] }
                 }
-                output[b] = 10 * log10f(max(sum * scale, Self.floorPower))
+                let energy = max(sum * scale, Self.floorPower)
+                total += energy
+                output[b] = 10 * log10f(energy)
             }
         }
+        return 10 * log10f(total)
     }
 }

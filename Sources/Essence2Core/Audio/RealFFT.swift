@@ -2,7 +2,8 @@ import Glibc
 
 /// A fixed-size radix-2 FFT of real input, computed as a half-size complex FFT plus the usual split step.
 ///
-/// Only the power spectrum is exposed because that is all the analysis needs.
+/// Exposes the power spectrum (the analyses' band energies) and the real part of the spectrum (the inverse
+/// transform of a power spectrum, for autocorrelation).
 struct RealFFT: Sendable {
     /// Number of real input points (a power of two, at least 4).
     let size: Int
@@ -43,6 +44,20 @@ struct RealFFT: Sendable {
     /// |X[k]|² for k = 0...size/2 of the DFT X of `input` (exactly `size` values) into `power` (`size/2 + 1` values).
     mutating func powerSpectrum(of input: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>) {
         precondition(input.count == size && power.count == half + 1, "RealFFT buffer sizes")
+        transform(input) { k, xr, xi in power[k] = xr * xr + xi * xi }
+    }
+
+    /// The real parts Re X[k] for k = 0...size/2 of the DFT X of `input` (exactly `size` values) into `output`
+    /// (`size/2 + 1` values). For an even input (x[n] = x[size - n]) the DFT is real, so this is all of it.
+    mutating func realPart(of input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+        precondition(input.count == size && output.count == half + 1, "RealFFT buffer sizes")
+        transform(input) { k, xr, _ in output[k] = xr }
+    }
+
+    /// Computes X[k] for k = 0...size/2 and hands each to `emit(k, re, im)`.
+    private mutating func transform(
+        _ input: UnsafeBufferPointer<Float>, _ emit: (Int, Float, Float) -> Void
+    ) {
         let h = half
         re.withUnsafeMutableBufferPointer { re in
             im.withUnsafeMutableBufferPointer { im in
@@ -90,7 +105,7 @@ struct RealFFT: Sendable {
                             let oi = (re[b] - re[a]) * 0.5
                             let xr = er + c[k] * or + s[k] * oi
                             let xi = ei + c[k] * oi - s[k] * or
-                            power[k] = xr * xr + xi * xi
+                            emit(k, xr, xi)
                         }
                     }
                 }

@@ -16,7 +16,7 @@ public final class Engine: Sendable {
     /// - Parameter clock: time source for pacing; tests inject a `ManualClock`.
     public init(avatar: Avatar, clock: any MonotonicClock = SystemClock()) {
         // The lip-sync weights are decoded once per process (about 12 ms): here, not in the first reply.
-        _ = ArticulationNetwork.shipped
+        _ = ArticulationEnsemble.shipped
         core = EngineCore(avatar: avatar, clock: clock)
         core.startThread()
     }
