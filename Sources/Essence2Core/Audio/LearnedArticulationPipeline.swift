@@ -9,14 +9,15 @@ struct LearnedArticulationPipeline: ArticulationPipeline {
     private var periodicity = PeriodicityAnalyzer()
     /// The peak tracker after the last committed hop.
     private var tracker = SpeechPeakTracker()
-    /// Inputs of the most recent `historyHops` committed hops, hop `n` at `(n % historyHops) * inputCount`.
-    private var history: [Float]
-    /// The inputs of a hop of pure silence (also used for hops before the stream began).
-    private let silence: [Float]
-    /// Inputs of the hops of the frame being made (`model.contextHops` of them, oldest first).
-    private var hops: [Float]
-    /// One hop's inputs, and per member its window of hop embeddings and its scratch.
+    /// Per member, the embeddings of the most recent `historyHops` committed hops, hop `n` at
+    /// `(n % historyHops) * embeddingSize`: a committed hop's inputs never change, so it is embedded once.
+    private var embedded: [[Float]]
+    /// Per member, the embedding of a hop of pure silence (the hops before the stream began).
+    private let silenceEmbedding: [[Float]]
+    /// One hop's inputs, and the inputs of the hops of a flushed frame that are not committed (oldest first).
     private var inputs: [Float]
+    private var pending: [Float]
+    /// Per member, its window of hop embeddings and its scratch.
     private var windows: [[Float]]
     private var scratches: [[Float]]
     private var previous = Articulation.rest
@@ -28,10 +29,15 @@ struct LearnedArticulationPipeline: ArticulationPipeline {
         self.model = model
         let count = model.inputCount
         // Pure silence: every band at the floor, level 0 against the peak (it is the loudest so far), periodicity 0.
-        silence = (0..<count).map { $0 < model.bandCount ? -100 : 0 }
+        let silence: [Float] = (0..<count).map { $0 < model.bandCount ? -100 : 0 }
+        silenceEmbedding = model.members.map { network in
+            var e = [Float](repeating: 0, count: network.embeddingSize)
+            silence.withUnsafeBufferPointer { x in e.withUnsafeMutableBufferPointer { network.embed(x, into: $0) } }
+            return e
+        }
         inputs = [Float](repeating: 0, count: count)
-        history = [Float](repeating: 0, count: Self.historyHops * count)
-        hops = [Float](repeating: 0, count: model.contextHops * count)
+        pending = [Float](repeating: 0, count: model.contextHops * count)
+        embedded = model.members.map { [Float](repeating: 0, count: Self.historyHops * $0.embeddingSize) }
         windows = model.members.map { [Float](repeating: 0, count: $0.windowSize) }
         scratches = model.members.map { [Float](repeating: 0, count: $0.hidden1 + $0.hidden2) }
     }
@@ -40,9 +46,15 @@ struct LearnedArticulationPipeline: ArticulationPipeline {
         var advanced = tracker
         analyzeHop(samples: samples, start: start, realEnd: realEnd, tracker: &advanced)
         tracker = advanced
-        let count = model.inputCount
-        let offset = (n % Self.historyHops) * count
-        for i in 0..<count { history[offset + i] = inputs[i] }
+        let slot = n % Self.historyHops
+        inputs.withUnsafeBufferPointer { x in
+            for (m, network) in model.members.enumerated() {
+                let size = network.embeddingSize
+                embedded[m].withUnsafeMutableBufferPointer {
+                    network.embed(x, into: UnsafeMutableBufferPointer(rebasing: $0[(slot * size)..<((slot + 1) * size)]))
+                }
+            }
+        }
     }
 
     mutating func frame(
@@ -50,25 +62,20 @@ struct LearnedArticulationPipeline: ArticulationPipeline {
     ) -> Articulation {
         let count = model.inputCount
         let context = model.contextHops
-        // The inputs of the hops the longest member reads; the others read the most recent of them.
-        let pastStart = firstHop + ArticulationHops.frameHops + ArticulationHops.aheadHops - context
+        // The hops the longest member reads; the others read the most recent of them. Those not committed yet
+        // (only when flushing) are analysed, in order, from the silence-padded audio and not remembered.
+        let end = firstHop + ArticulationHops.frameHops + ArticulationHops.aheadHops
+        precondition(committedHops >= end - context, "a hop the frame reads was dropped before it was committed")
         var start = nextHopStart
         var provisional = tracker
-        for i in 0..<context {
-            let n = pastStart + i
-            if n < committedHops {
-                let source = n >= 0 ? (n % Self.historyHops) * count : -1
-                for j in 0..<count { hops[i * count + j] = source >= 0 ? history[source + j] : silence[j] }
-            } else {
-                // Not committed (only when flushing): analysed from silence-padded audio and not remembered.
-                analyzeHop(samples: samples, start: start, realEnd: realEnd, tracker: &provisional)
-                for j in 0..<count { hops[i * count + j] = inputs[j] }
-                start += LogMelAnalyzer.hopLength
-            }
+        for p in 0..<max(0, end - committedHops) {
+            analyzeHop(samples: samples, start: start, realEnd: realEnd, tracker: &provisional)
+            for j in 0..<count { pending[p * count + j] = inputs[j] }
+            start += LogMelAnalyzer.hopLength
         }
         var sum = (jaw: Float(0), spread: Float(0), press: Float(0))
         for (m, network) in model.members.enumerated() {
-            let a = evaluate(network, member: m, skippingHops: context - network.contextHops)
+            let a = evaluate(network, member: m, firstHop: end - network.contextHops, committedHops: committedHops)
             sum.jaw += a.jawOpen
             sum.spread += a.lipSpread
             sum.press += a.lipPress
@@ -83,17 +90,32 @@ struct LearnedArticulationPipeline: ArticulationPipeline {
         return previous
     }
 
-    /// Member `m`'s articulation from `hops`, leaving out the oldest `skip` hops it does not read.
+    /// Member `m`'s articulation from the hops `firstHop ..< firstHop + network.contextHops`: committed ones from
+    /// its embeddings, the rest from `pending`.
     private mutating func evaluate(
-        _ network: ArticulationNetwork, member m: Int, skippingHops skip: Int
+        _ network: ArticulationNetwork, member m: Int, firstHop: Int, committedHops: Int
     ) -> Articulation {
         let count = model.inputCount
         let size = network.embeddingSize
-        hops.withUnsafeBufferPointer { hops in
-            windows[m].withUnsafeMutableBufferPointer { window in
-                for i in 0..<network.contextHops {
-                    let input = UnsafeBufferPointer(rebasing: hops[((skip + i) * count)..<((skip + i + 1) * count)])
-                    network.embed(input, into: UnsafeMutableBufferPointer(rebasing: window[(i * size)..<((i + 1) * size)]))
+        pending.withUnsafeBufferPointer { pending in
+            embedded[m].withUnsafeBufferPointer { embedded in
+                silenceEmbedding[m].withUnsafeBufferPointer { silence in
+                    windows[m].withUnsafeMutableBufferPointer { window in
+                        for i in 0..<network.contextHops {
+                            let n = firstHop + i
+                            let slot = UnsafeMutableBufferPointer(rebasing: window[(i * size)..<((i + 1) * size)])
+                            if n < 0 {
+                                _ = slot.update(fromContentsOf: silence)
+                            } else if n < committedHops {
+                                let ring = (n % Self.historyHops) * size
+                                _ = slot.update(fromContentsOf: embedded[ring..<(ring + size)])
+                            } else {
+                                let p = n - committedHops
+                                network.embed(UnsafeBufferPointer(rebasing: pending[(p * count)..<((p + 1) * count)]),
+                                              into: slot)
+                            }
+                        }
+                    }
                 }
             }
         }
