@@ -32,7 +32,7 @@ struct LogMelAnalyzer: Sendable {
 
     init() {
         let n = Self.windowLength
-        let w = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n)) }
+        let w = HannWindow.values(length: n)
         window = w.map { Float($0) }
         let size = 1 << Self.fftLog2
         powerScale = Float(2 / (Double(size) * w.reduce(0) { $0 + $1 * $1 }))

@@ -1,5 +1,3 @@
-import Glibc
-
 /// How periodic the audio around one hop is, 0 (noise, silence, several voices at once) ... 1 (one clean voice):
 /// the learned model's periodicity input, computed exactly as tools/lipsync/features.py `periodicity` does.
 ///
@@ -29,7 +27,7 @@ struct PeriodicityAnalyzer: Sendable {
 
     init() {
         let n = Self.windowLength
-        let w = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(n)) }
+        let w = HannWindow.values(length: n)
         window = w.map { Float($0) }
         let energy = w.reduce(0) { $0 + $1 * $1 }
         windowCorrelation = (0...Self.longestLag).map { lag in
