@@ -52,9 +52,9 @@ CONTEXT_HOPS = PAST_HOPS + HOPS_PER_FRAME + AHEAD_HOPS  # 36
 LOOKAHEAD_SAMPLES = (HOPS_PER_FRAME + AHEAD_HOPS - 1) * HOP - WINDOW_LEAD + WINDOW - FRAME_SAMPLES  # 1240
 
 
-def hann():
-    n = np.arange(WINDOW, dtype=np.float64)
-    return 0.5 - 0.5 * np.cos(2 * np.pi * (n + 0.5) / WINDOW)
+def hann(length=WINDOW):
+    n = np.arange(length, dtype=np.float64)
+    return 0.5 - 0.5 * np.cos(2 * np.pi * (n + 0.5) / length)
 
 
 def _mel(f):
@@ -79,7 +79,7 @@ def mel_filters():
 
 
 _WINDOW = hann()
-_PWINDOW = 0.5 - 0.5 * np.cos(2 * np.pi * (np.arange(PERIOD_WINDOW, dtype=np.float64) + 0.5) / PERIOD_WINDOW)
+_PWINDOW = hann(PERIOD_WINDOW)
 _PWINDOW_CORR = np.array([np.dot(_PWINDOW[:PERIOD_WINDOW - k], _PWINDOW[k:]) for k in range(PERIOD_LAGS[1] + 1)])
 _PWINDOW_CORR /= _PWINDOW_CORR[0]
 _POWER_SCALE = 2.0 / (NFFT * float(np.sum(_WINDOW * _WINDOW)))

@@ -4,6 +4,8 @@
 struct ArticulationEnsemble: Sendable {
     /// At least one; all take the same inputs (`bandCount` bands and `extraInputs` more per hop).
     let members: [ArticulationNetwork]
+    /// The most hops any member reads for one frame.
+    let contextHops: Int
     /// Most members a weights file may hold.
     static let maxMembers = 8
 
@@ -13,14 +15,13 @@ struct ArticulationEnsemble: Sendable {
             members.allSatisfy({ $0.bandCount == first.bandCount && $0.extraInputs == first.extraInputs })
         else { return nil }
         self.members = members
+        contextHops = members.map(\.contextHops).max() ?? 0
     }
 
     var bandCount: Int { members[0].bandCount }
     var extraInputs: Int { members[0].extraInputs }
     /// Inputs of one hop: the bands, then the extra inputs.
     var inputCount: Int { members[0].inputCount }
-    /// The most hops any member reads for one frame.
-    var contextHops: Int { members.map(\.contextHops).max() ?? 0 }
 
     /// The model shipped in the library, decoded and checked on first use.
     static let shipped: ArticulationEnsemble = {

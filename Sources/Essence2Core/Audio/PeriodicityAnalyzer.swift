@@ -20,6 +20,7 @@ struct PeriodicityAnalyzer: Sendable {
     private let window: [Float]
     /// The window's own autocorrelation over its value at lag 0, for lags 0 ... longestLag.
     private let windowCorrelation: [Float]
+    /// The windowed samples, then zeros to the FFT size (only the first `windowLength` values are ever written).
     private var frame: [Float]
     private var power: [Float]
     private var spectrum: [Float]
@@ -49,7 +50,6 @@ struct PeriodicityAnalyzer: Sendable {
             window.withUnsafeBufferPointer { w in
                 for i in 0..<n { frame[i] *= w[i] }
             }
-            for i in n..<frame.count { frame[i] = 0 }
         }
         frame.withUnsafeBufferPointer { input in
             power.withUnsafeMutableBufferPointer { fft.powerSpectrum(of: input, into: $0) }
