@@ -62,11 +62,11 @@ $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ -ldl
 
-$(OUT)/test_abi: tests/c/test_abi.c tests/c/*.h include/essence2.h $(LIB)
+$(OUT)/test_abi: integration/c/test_abi.c integration/c/*.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) -pthread $< -o $@ $(LINKLIB)
 
-$(OUT)/test_abi_asan: tests/c/test_abi.c tests/c/*.h include/essence2.h $(LIB)
+$(OUT)/test_abi_asan: integration/c/test_abi.c integration/c/*.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $< -o $@ $(LINKLIB)
 
@@ -76,14 +76,14 @@ test-swift:
 	$(SWIFT) test
 
 test-c: all $(CTESTS)
-	tests/c/run.sh
+	integration/c/run.sh
 
 test-cli: build
-	tests/cli/run.sh $(CLI)
-	tests/cli/faces.sh $(CLI)
+	integration/cli/run.sh $(CLI)
+	integration/cli/faces.sh $(CLI)
 
 test-install: build
-	tests/install/run.sh
+	integration/install/run.sh
 
 demo: deps build
 	@mkdir -p out

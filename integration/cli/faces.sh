@@ -3,16 +3,16 @@
 # file, JPEG and PNG, --size (crop) and --fit, --face N with two faces, no face, a detected-landmarks
 # round trip through --landmarks/--mesh, and damaged or missing model files.
 #
-#   tests/cli/faces.sh PATH/TO/essence2
+#   integration/cli/faces.sh PATH/TO/essence2
 #
-# Runs from the repository root (models/, avatars/sources/, tests/cli/fixtures/); writes only to a
+# Runs from the repository root (models/, avatars/sources/, integration/cli/fixtures/); writes only to a
 # temporary directory.
 set -u
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: $0 PATH/TO/essence2" >&2; exit 2; fi
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$(dirname "$0")/../.." || exit 2
 SRC=avatars/sources
-FIX=tests/cli/fixtures
+FIX=integration/cli/fixtures
 T=$(mktemp -d "${TMPDIR:-/tmp}/essence2-faces-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 passed=0; failed=0
@@ -72,5 +72,5 @@ fails_with 1 "not found" "a missing model directory is named in the error" \
 ESSENCE2_MODELS="$T/models" "$BIN" avatar detect "$SRC/grace_hopper.jpg" >"$T/out" 2>"$T/err"
 check "ESSENCE2_MODELS is searched first" [ $? = 1 ] && grep -q "sha256" "$T/err"
 
-echo "tests/cli/faces: $passed passed, $failed failed"
+echo "integration/cli/faces: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/install/run.sh - `make install` into a temporary prefix, then use it as a user would: compile a C
+# integration/install/run.sh - `make install` into a temporary prefix, then use it as a user would: compile a C
 # program with nothing but `pkg-config --cflags --libs essence2`, run it, and run the installed command
 # from another directory (it must find the installed avatars). Ends with "install: N passed, M failed".
 set -u

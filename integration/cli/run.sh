@@ -3,7 +3,7 @@
 # MP4, --mode head, --frames, the .y4m + .wav fallback without ffmpeg, reproducible output with --seed,
 # the avatar search, and clear messages with the documented exit status for bad input.
 #
-#   tests/cli/run.sh PATH/TO/essence2
+#   integration/cli/run.sh PATH/TO/essence2
 #
 # Needs ffmpeg and ffprobe (make deps installs them), od and awk. Runs from the repository root (for
 # avatars/grace-hopper.imx and examples/audio/demo.wav); writes only to a temporary directory.
@@ -14,10 +14,10 @@ cd "$(dirname "$0")/../.." || exit 2
 AVATAR=avatars/grace-hopper.imx
 DEMO=examples/audio/demo.wav
 for tool in ffmpeg ffprobe od awk; do
-    command -v $tool >/dev/null 2>&1 || { echo "tests/cli: $tool is needed (make deps)" >&2; exit 2; }
+    command -v $tool >/dev/null 2>&1 || { echo "integration/cli: $tool is needed (make deps)" >&2; exit 2; }
 done
-[ -f "$AVATAR" ] || { echo "tests/cli: $AVATAR is missing" >&2; exit 2; }
-[ -f "$DEMO" ] || { echo "tests/cli: $DEMO is missing" >&2; exit 2; }
+[ -f "$AVATAR" ] || { echo "integration/cli: $AVATAR is missing" >&2; exit 2; }
+[ -f "$DEMO" ] || { echo "integration/cli: $DEMO is missing" >&2; exit 2; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/essence2-cli-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 passed=0; failed=0
@@ -202,5 +202,5 @@ check "a JPEG without an image is refused (exit 1), the process survives" [ $? =
 check "refused portraits leave no avatar behind" [ ! -e "$T/trunc.imx" ] && [ ! -e "$T/garbage.imx" ]
 check "failed renders leave no output behind" [ ! -e "$T/x.mp4" ] && [ ! -e "$T/x.y4m" ] && [ ! -e "$T/x" ]
 
-echo "tests/cli: $passed passed, $failed failed"
+echo "integration/cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
