@@ -3,16 +3,23 @@ PREFIX   ?= /usr/local
 SWIFT    ?= swift
 CC       ?= cc
 REL      := .build/release
-LIB      := $(REL)/libessence2.so
 OUT      := build
+# The one source of the version: include/essence2.h (ESSENCE2_VERSION_MAJOR/MINOR/PATCH).
+VERSION  := $(shell sed -n 's/^\#define ESSENCE2_VERSION_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' include/essence2.h | paste -sd.)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+# What SwiftPM builds, and the build tree's copy of it as a user links it: the real file libessence2.so.VERSION,
+# its SONAME link libessence2.so.MAJOR and the development link libessence2.so, in build/lib.
+SWIFTLIB := $(REL)/libessence2.so
+LIBDIR   := $(OUT)/lib
+LIB      := $(LIBDIR)/libessence2.so.$(VERSION)
 CLI      := $(OUT)/essence2
 CFLAGS   ?= -O2 -g
 CWARN    := -std=c11 -Wall -Wextra -Werror -Iinclude
-LINKLIB  := -L$(REL) -lessence2 -Wl,-rpath,$(abspath $(REL))
+LINKLIB  := -L$(LIBDIR) -lessence2 -Wl,-rpath,$(abspath $(LIBDIR))
 DEB_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg
 EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
-SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h') Package.swift
+SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2ls') Package.swift
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
@@ -40,9 +47,17 @@ deps:
 
 build: $(LIB) $(CLI)
 
-$(LIB) $(REL)/essence2-cli &: $(SWIFT_SOURCES)
+# SwiftPM does not relink when only the version script changes: remove the library first so it always does.
+$(SWIFTLIB) $(REL)/essence2-cli &: $(SWIFT_SOURCES)
+	@rm -f $(SWIFTLIB)
 	$(SWIFT) build -c release
-	@touch $(LIB) $(REL)/essence2-cli
+	@touch $(SWIFTLIB) $(REL)/essence2-cli
+
+$(LIB): $(SWIFTLIB)
+	@mkdir -p $(@D)
+	cp $< $@
+	ln -sf libessence2.so.$(VERSION) $(LIBDIR)/libessence2.so.$(SOMAJOR)
+	ln -sf libessence2.so.$(SOMAJOR) $(LIBDIR)/libessence2.so
 
 $(CLI): $(REL)/essence2-cli
 	@mkdir -p $(@D)
@@ -62,18 +77,22 @@ $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ -ldl
 
-$(OUT)/test_abi: integration/c/test_abi.c integration/c/*.h include/essence2.h $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CWARN) -pthread $< -o $@ $(LINKLIB)
+CTEST_SOURCES := $(wildcard integration/c/*.c)
 
-$(OUT)/test_abi_asan: integration/c/test_abi.c integration/c/*.h include/essence2.h $(LIB)
+$(OUT)/test_abi: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $< -o $@ $(LINKLIB)
+	$(CC) $(CFLAGS) $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
+
+$(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
 
 test: deps test-swift test-c test-cli test-install
 
+# The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
+# scratch directory of their own so that they and `make` do not rebuild each other's products.
 test-swift:
-	$(SWIFT) test
+	$(SWIFT) test -c release --scratch-path .build/tests
 
 test-c: all $(CTESTS)
 	integration/c/run.sh
@@ -116,7 +135,7 @@ $(OUT)/lipsync-data/manifest.json: tools/lipsync/make_data.py tools/lipsync/sent
 	$(MAKE) --no-print-directory lipsync-data
 
 # Trains the lip-sync model on the data above (CPU, PyTorch from PyPI, a few minutes) and writes the weights
-# into the library (Sources/Essence2Core/Audio/ArticulationWeights.swift) and the test fixtures.
+# into the library (Sources/CEssence2Weights/: the weights file and its size and SHA-256) and the test fixtures.
 lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
 	@python3 -c 'import torch' 2>/dev/null || python3 -m pip install -q torch
 	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model
@@ -129,16 +148,19 @@ lipsync-eval: build lipsync-deps $(OUT)/lipsync-data/manifest.json
 install: build
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/essence2/avatars $(DESTDIR)$(PREFIX)/share/essence2/models
-	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libessence2.so
+	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(VERSION)
+	ln -sf libessence2.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(SOMAJOR)
+	ln -sf libessence2.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libessence2.so
 	install -m 0644 include/essence2.h $(DESTDIR)$(PREFIX)/include/essence2.h
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: essence2\nDescription: on-device talking-avatar engine\nVersion: 1.0.0\nLibs: -L$${libdir} -lessence2\nCflags: -I$${includedir}\n' \
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: essence2\nDescription: on-device talking-avatar engine\nVersion: $(VERSION)\nLibs: -L$${libdir} -lessence2\nCflags: -I$${includedir}\n' \
 	  "$(PREFIX)" > $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc
 	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/essence2
 	install -m 0644 avatars/*.imx $(DESTDIR)$(PREFIX)/share/essence2/avatars/
 	install -m 0644 models/*.tflite models/LICENSE.mediapipe models/SHA256SUMS $(DESTDIR)$(PREFIX)/share/essence2/models/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libessence2.so $(DESTDIR)$(PREFIX)/include/essence2.h \
+	rm -f $(DESTDIR)$(PREFIX)/lib/libessence2.so $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(SOMAJOR) \
+	      $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(VERSION) $(DESTDIR)$(PREFIX)/include/essence2.h \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc $(DESTDIR)$(PREFIX)/bin/essence2
 	rm -rf $(DESTDIR)$(PREFIX)/share/essence2
 

@@ -1,30 +1,38 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The engine's hot loops are optimised in debug builds too, so `swift test` renders at a useful speed.
-let hot: [SwiftSetting] = [
-    .unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release)),
-    .unsafeFlags(["-O"], .when(configuration: .debug)),
-]
-
+// The targets (docs/architecture.md):
+//   Essence2Runtime    engine, pacing, audio analysis and lip sync, renderer, .imx reader: all libessence2.so runs
+//   CEssence2Weights   the learned lip-sync model's weights, embedded as bytes (C, #embed)
+//   Essence2C          the C interface (be_essence2_* thunks) -> libessence2.so, the only code it adds
+//   Essence2Vision     TensorFlow Lite reader and interpreter, face detector and landmarker (the command's)
+//   Essence2Authoring  avatar builder, portrait framing, .imx and JSON writing (the command's)
+//   essence2-cli       the `essence2` command
+// No Swift target carries unsafe compiler flags: bounds checks stay on everywhere, and the hot loops get their
+// speed from unsafe buffer pointers. The only unsafe flags are libessence2.so's link flags, in release builds.
 let package = Package(
     name: "essence2",
     products: [
-        .library(name: "essence2", type: .dynamic, targets: ["Essence2"]),
+        .library(name: "essence2", type: .dynamic, targets: ["Essence2C"]),
         // The command is built as `essence2-cli`; the Makefile installs it as `essence2`.
         .executable(name: "essence2-cli", targets: ["essence2-cli"]),
     ],
     targets: [
-        .target(name: "Essence2Core", swiftSettings: hot),
+        .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2ls"]),
+        .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights"]),
+        .target(name: "Essence2Vision", dependencies: ["Essence2Runtime"]),
+        .target(name: "Essence2Authoring", dependencies: ["Essence2Runtime", "Essence2Vision"]),
         .target(
-            name: "Essence2",
-            dependencies: ["Essence2Core"],
+            name: "Essence2C",
+            dependencies: ["Essence2Runtime"],
             exclude: ["exports.map"],
-            swiftSettings: hot,
             linkerSettings: [
+                // Static Swift runtime, only be_essence2_* exported (versioned node ESSENCE2_1), a SONAME, and
+                // never unloaded (-z nodelete: a dlclose/dlopen cycle would crash once Dispatch has run).
                 .unsafeFlags([
-                    "-static-stdlib",
-                    "-Xlinker", "--version-script=Sources/Essence2/exports.map",
+                    "-static-stdlib", "-use-ld=lld",
+                    "-Xlinker", "--version-script=Sources/Essence2C/exports.map",
+                    "-Xlinker", "-soname=libessence2.so.1",
                     "-Xlinker", "-z", "-Xlinker", "nodelete",
                 ], .when(configuration: .release)),
             ]
@@ -35,10 +43,14 @@ let package = Package(
         .systemLibrary(name: "CPng", pkgConfig: "libpng"),
         .executableTarget(
             name: "essence2-cli",
-            dependencies: ["Essence2Core", "CSndfile", "CSamplerate", "CJpeg", "CPng"],
-            swiftSettings: hot
+            dependencies: ["Essence2Runtime", "Essence2Vision", "Essence2Authoring",
+                           "CSndfile", "CSamplerate", "CJpeg", "CPng"]
         ),
-        .testTarget(name: "Essence2CoreTests", dependencies: ["Essence2Core"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "Essence2Tests",
+            dependencies: ["Essence2Runtime", "Essence2Vision", "Essence2Authoring"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,13 @@
  * plugin_host.c - loading libessence2 at run time, as a plugin host (a DAW, a game engine, a browser
  * extension) does: dlopen the library, look up every function of essence2.h, run a short reply, shut the
  * engines down, dlclose; then do it all again, three times, to show the library survives being loaded and
- * unloaded repeatedly.
+ * unloaded repeatedly. Each round also checks that the loaded library is at least as new as the header this
+ * host was compiled with (ESSENCE2_VERSION against be_essence2_version_number()).
+ *
+ * What dlclose does: libessence2 is linked with -z nodelete, so dlclose() never unmaps it and the next
+ * dlopen() gets the same copy back (its Swift runtime and Dispatch threads cannot be torn down safely, and a
+ * real unload would crash the host once an engine had run). A host therefore stops every engine with
+ * be_essence2_quiesce_all() and destroys its handles before dlclose(), as run_reply() and main() do here.
  *
  * Usage: plugin_host [LIBRARY.so] [AVATAR.imx]
  *   LIBRARY defaults to "libessence2.so" (found by the dynamic loader's search path), AVATAR to
@@ -55,6 +61,7 @@
     X(be_essence2_set_seed)            \
     X(be_essence2_set_lipsync)         \
     X(be_essence2_version)             \
+    X(be_essence2_version_number)      \
     X(be_essence2_strerror)
 
 /* The table of entry points: one pointer per function, typed from its declaration. */
@@ -240,7 +247,14 @@ int main(int argc, char **argv) {
         } else {
             printf("plugin_host: round %d: loaded %s, libessence2 %s, all %zu functions found\n", round, lib_path,
                    api.be_essence2_version(), sizeof api / sizeof(void (*)(void)));
-            status = run_reply(&api, avatar, audio, n);
+            if (api.be_essence2_version_number() < ESSENCE2_VERSION) {
+                fprintf(stderr, "plugin_host: %s is version %s, older than the header this host was built with "
+                                "(%d.%d.%d): install a newer libessence2\n", lib_path, api.be_essence2_version(),
+                        ESSENCE2_VERSION_MAJOR, ESSENCE2_VERSION_MINOR, ESSENCE2_VERSION_PATCH);
+                status = 1;
+            } else {
+                status = run_reply(&api, avatar, audio, n);
+            }
             /* before unloading: stop every engine and wait for the background threads */
             int32_t stopped = api.be_essence2_quiesce_all(2000);
             if (stopped < 0) {

@@ -26,17 +26,63 @@
  * failure. The negative codes are stable; their meaning for each function is listed with it, and
  * be_essence2_strerror() names them.
  *
+ * The reason of a failure: every function except be_essence2_last_error(), be_essence2_version(),
+ * be_essence2_version_number() and be_essence2_strerror() sets the calling thread's reason when it fails (a
+ * sentence that says what happened and what to do, read with be_essence2_last_error()) and clears it when it
+ * succeeds. "Fails" is exactly what each function's "Reason:" line names; every negative return is a failure
+ * with a reason. The reason is per thread: a failure on one thread never shows on another.
+ *
  * Threading: all functions are thread-safe. One handle may be used from several threads at once (for
  * example one thread pushing audio while another pulls frames); each call is atomic with respect to the
  * others on the same handle. Different handles are independent. No call waits for rendering, which runs on
  * one background thread per engine into a bounded queue; the only call that may block is
  * be_essence2_quiesce_all(). A handle must not be used after be_essence2_destroy() returned for it (calls
  * with a destroyed handle are detected and return -1, but the check cannot help once the address is reused).
+ *
+ * Linking: the library is libessence2.so.1 (its SONAME; the file is libessence2.so.MAJOR.MINOR.PATCH, and
+ * libessence2.so links to it for the linker). It exports the be_essence2_* functions only, in the version node
+ * ESSENCE2_1, and carries its own (static) Swift runtime: it needs nothing but libc, libm, libstdc++ and
+ * libgcc_s. Compare ESSENCE2_VERSION (what you compiled against) with be_essence2_version_number() (what
+ * was loaded) when you load it as a plugin.
+ *
+ * Unloading: the library is linked with -z nodelete, so dlclose() never unmaps it; a later dlopen() returns
+ * the same loaded copy, with its engines, settings and secret. This is deliberate: the Swift runtime and
+ * Dispatch inside it keep threads and thread-local state that cannot be torn down safely, so a real unload
+ * would crash the host once any engine had run. Before dlclose(), call be_essence2_quiesce_all() and destroy
+ * every handle (examples/plugin_host.c does); memory of destroyed engines is freed, the code stays mapped.
  */
 #ifndef ESSENCE2_H
 #define ESSENCE2_H
 
 #include <stdint.h>
+
+/* ---- Version ---------------------------------------------------------------------------------------- */
+#define ESSENCE2_VERSION_MAJOR 1 /**< incompatible ABI changes (a new SONAME) */
+#define ESSENCE2_VERSION_MINOR 1 /**< functions and codes added, compatible */
+#define ESSENCE2_VERSION_PATCH 0 /**< fixes */
+/** One number for a version: major * 1000000 + minor * 1000 + patch. */
+#define ESSENCE2_VERSION_NUMBER(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))
+/** The version of this header, as ESSENCE2_VERSION_NUMBER(); be_essence2_version_number() gives the library's. */
+#define ESSENCE2_VERSION \
+    ESSENCE2_VERSION_NUMBER(ESSENCE2_VERSION_MAJOR, ESSENCE2_VERSION_MINOR, ESSENCE2_VERSION_PATCH)
+/** True when this header is at least version major.minor.patch: #if ESSENCE2_VERSION_AT_LEAST(1, 1, 0). */
+#define ESSENCE2_VERSION_AT_LEAST(major, minor, patch) (ESSENCE2_VERSION >= ESSENCE2_VERSION_NUMBER(major, minor, patch))
+
+/* ---- Attributes ------------------------------------------------------------------------------------- */
+/* Pointer arguments are not marked nonnull: every function checks them and documents what NULL does.
+ * Results that must be looked at (create, push_audio, pull_frame, idle_frame: ignoring them loses the handle,
+ * audio or a frame) warn when ignored with GCC and Clang; define BE_ESSENCE2_NO_WARN_UNUSED_RESULT before
+ * including this header to turn that off. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(BE_ESSENCE2_NO_WARN_UNUSED_RESULT)
+#define BE_ESSENCE2_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
+#else
+#define BE_ESSENCE2_WARN_UNUSED_RESULT
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define BE_ESSENCE2_RETURNS_NONNULL __attribute__((returns_nonnull))
+#else
+#define BE_ESSENCE2_RETURNS_NONNULL
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,6 +98,8 @@ typedef struct be_essence2_engine *be_essence2_handle;
 #define BE_ESSENCE2_ERR_FULL      (-2) /**< push_audio: the audio ring is full, nothing was queued */
 #define BE_ESSENCE2_ERR_MODE      (-2) /**< set_mode / set_pacing / set_lipsync: unknown mode or model */
 #define BE_ESSENCE2_ERR_REFUSED   (-3) /**< the session was refused by the credential check */
+#define BE_ESSENCE2_ERR_RENDER    (-1) /**< render_status: the engine's rendering failed (as in the reference interface) */
+#define BE_ESSENCE2_ERR_STATUS_ARGUMENT (-4) /**< render_status only: unknown handle or bad reason buffer (its -1 means a failed render) */
 
 /* ---- Frame kinds (be_essence2_last_frame_kind) ------------------------------------------------------ */
 #define BE_ESSENCE2_FRAME_IDLE    0 /**< idle motion: blinks, breathing, small head movement, mouth at rest */
@@ -74,7 +122,7 @@ typedef struct be_essence2_engine *be_essence2_handle;
 #define BE_ESSENCE2_SAMPLE_RATE       16000 /**< Hz, the only input rate */
 #define BE_ESSENCE2_FPS               25    /**< frames a second */
 #define BE_ESSENCE2_SAMPLES_PER_FRAME 640   /**< samples of audio per frame (40 ms) */
-#define BE_ESSENCE2_RING_SAMPLES      256000 /**< capacity of the audio ring in samples (16 s) */
+#define BE_ESSENCE2_RING_SAMPLES      256000 /**< capacity of the audio ring in samples (16 s); the largest single push */
 
 /* ---- Credentials ------------------------------------------------------------------------------------ */
 /*
@@ -89,6 +137,7 @@ typedef struct be_essence2_engine *be_essence2_handle;
  * @param secret NUL-terminated secret, copied; NULL clears it. Without a stored secret a session reads
  *               the environment: ESSENCE2_API_SECRET, then BITHUMAN_API_SECRET.
  * @return 0.
+ * Reason: cleared.
  * Thread safety: safe from any thread.
  */
 int32_t be_essence2_set_api_secret(const char *secret);
@@ -99,6 +148,7 @@ int32_t be_essence2_set_api_secret(const char *secret);
  * @param capacity size of out in bytes.
  * @return the full length of the sentence in bytes (without NUL), 0 when nothing was refused, -1 when
  *         out is NULL with capacity > 0 or capacity < 0.
+ * Reason: set on -1, cleared otherwise.
  * Thread safety: safe from any thread.
  */
 int32_t be_essence2_last_refusal(char *out, int32_t capacity);
@@ -106,10 +156,12 @@ int32_t be_essence2_last_refusal(char *out, int32_t capacity);
 /**
  * Copies the reason of the latest failed call on the calling thread (for example why be_essence2_create
  * returned -2: "checksum mismatch in section 'image'").
- * @param out      destination, may be NULL when capacity is 0; receives a NUL-terminated, truncated copy.
+ * @param out      destination, may be NULL when capacity is 0; receives a NUL-terminated, truncated copy
+ *                 (cut at a UTF-8 character boundary).
  * @param capacity size of out in bytes.
  * @return the full length of the reason in bytes (without NUL), 0 when the latest call on this thread
- *         succeeded, -1 when out is NULL with capacity > 0 or capacity < 0.
+ *         succeeded (or none failed yet), -1 when out is NULL with capacity > 0 or capacity < 0.
+ * Reason: never changed, not even by its own -1, so it can be read again.
  * Thread safety: the reason is per thread.
  */
 int32_t be_essence2_last_error(char *out, int32_t capacity);
@@ -128,15 +180,19 @@ int32_t be_essence2_last_error(char *out, int32_t capacity);
  *         -2 the file could not be opened or is not a valid avatar (missing, truncated, corrupt, failed
  *         checksum, unsupported version, absurd size; be_essence2_last_error() gives the reason);
  *         -3 refused by the credential check (be_essence2_last_refusal() gives the reason).
+ * Reason: set on every failure (for -3 the refusal sentence), cleared on success.
  * Ownership: the caller owns the handle and releases it with be_essence2_destroy().
  * Thread safety: safe from any thread.
  */
+BE_ESSENCE2_WARN_UNUSED_RESULT
 int32_t be_essence2_create(const char *imx_path, const char *motion_dir, int32_t chunk, be_essence2_handle *out);
 
 /**
  * Whether speech frames can flow: 1 once warm-up is over (the first idle frame has rendered), else 0.
  * Until then show be_essence2_idle_frame() output or nothing.
  * @return 1 or 0; 0 also for a NULL or unknown handle.
+ * Reason: set for a NULL or unknown handle (tell it from "not ready yet" by be_essence2_last_error()),
+ *         cleared otherwise.
  */
 int32_t be_essence2_is_ready(be_essence2_handle h);
 
@@ -145,6 +201,7 @@ int32_t be_essence2_is_ready(be_essence2_handle h);
  * frame and exits by itself (this call does not wait for it).
  * @param h handle from be_essence2_create(); NULL is a no-op.
  * @return 0; -1 for an unknown (or already destroyed) handle.
+ * Reason: set on -1, cleared otherwise (also for NULL).
  * Thread safety: no other call may be in progress or made on h once this call has started.
  */
 int32_t be_essence2_destroy(be_essence2_handle h);
@@ -155,6 +212,7 @@ int32_t be_essence2_destroy(be_essence2_handle h);
  * 0); their handles must still be destroyed. Call it at process exit, or before unloading the library.
  * @param timeout_ms upper bound of the wait in milliseconds; values < 0 count as 0.
  * @return the number of engines stopped by this call.
+ * Reason: cleared.
  * Thread safety: safe from any thread; the only call that may block.
  */
 int32_t be_essence2_quiesce_all(int32_t timeout_ms);
@@ -166,10 +224,13 @@ int32_t be_essence2_quiesce_all(int32_t timeout_ms);
  * All or nothing: either every sample is queued, or none is.
  * @param samples count samples, 16 kHz mono int16, copied.
  * @param count   number of samples (not bytes), 0 .. BE_ESSENCE2_RING_SAMPLES; 0 queues nothing and returns 0.
- * @return 0 all queued; -2 nothing queued because the ring (at least 10 s) has no room for count samples:
- *         pull frames and push again later; -1 bad argument (unknown handle, samples NULL with count > 0,
- *         count < 0 or larger than the ring).
+ * @return 0 all queued; -2 nothing queued because the ring (BE_ESSENCE2_RING_SAMPLES, 16 s) has no room for
+ *         count samples beside what it holds (pull frames and push again later), or because
+ *         be_essence2_quiesce_all() stopped the engine; -1 bad argument (unknown handle, samples NULL with
+ *         count > 0, count < 0 or larger than the ring).
+ * Reason: set on -1 and -2 (for -2: how full the ring is, or that the engine was stopped), cleared on 0.
  */
+BE_ESSENCE2_WARN_UNUSED_RESULT
 int32_t be_essence2_push_audio(be_essence2_handle h, const int16_t *samples, int32_t count);
 
 /**
@@ -177,6 +238,7 @@ int32_t be_essence2_push_audio(be_essence2_handle h, const int16_t *samples, int
  * with silence), then the face eases back to rest at once (RAMP frames, then IDLE), instead of waiting for
  * 0.6 s without audio. Audio pushed afterwards starts a new reply. Without a running reply it does nothing.
  * @return 0, or -1 for an unknown handle.
+ * Reason: set on -1, cleared on 0.
  */
 int32_t be_essence2_end_utterance(be_essence2_handle h);
 
@@ -184,6 +246,7 @@ int32_t be_essence2_end_utterance(be_essence2_handle h);
  * Frames ready to pull now: 0 when the next pull would return 0 (in realtime pacing: no frame is due yet,
  * or the due frame has not rendered), else the number of rendered frames waiting (at least 1).
  * @return >= 0, or -1 for an unknown handle.
+ * Reason: set on -1, cleared otherwise.
  */
 int32_t be_essence2_frames_available(be_essence2_handle h);
 
@@ -198,14 +261,18 @@ int32_t be_essence2_frames_available(be_essence2_handle h);
  * @return the number of bytes written; 0 when no frame is due yet (keep showing the current one);
  *         -1 bad argument (unknown handle, NULL out, capacity smaller than a frame);
  *         -3 the session is refused (destroy the engine).
+ * Reason: set on -1 and -3, cleared otherwise (0 is not a failure).
  */
+BE_ESSENCE2_WARN_UNUSED_RESULT
 int32_t be_essence2_pull_frame(be_essence2_handle h, uint8_t *out, int32_t capacity);
 
 /**
  * Takes the next idle frame (kind IDLE, mouth at rest, idle motion going on), whatever the reply state;
  * for showing while not ready. It obeys the same 25-a-second pacing as be_essence2_pull_frame().
  * @return as be_essence2_pull_frame().
+ * Reason: as be_essence2_pull_frame().
  */
+BE_ESSENCE2_WARN_UNUSED_RESULT
 int32_t be_essence2_idle_frame(be_essence2_handle h, uint8_t *out, int32_t capacity);
 
 /**
@@ -213,6 +280,7 @@ int32_t be_essence2_idle_frame(be_essence2_handle h, uint8_t *out, int32_t capac
  * @param width  receives the width; may not be NULL.
  * @param height receives the height; may not be NULL.
  * @return 0, or -1 (unknown handle, NULL pointer).
+ * Reason: set on -1, cleared on 0.
  */
 int32_t be_essence2_get_info(be_essence2_handle h, int32_t *width, int32_t *height);
 
@@ -221,12 +289,14 @@ int32_t be_essence2_get_info(be_essence2_handle h, int32_t *width, int32_t *heig
  * next frames continue from the frame last handed out and ease to rest (RAMP, then IDLE); the picture never
  * jumps. The reply ends here, once. Without a running reply it does nothing.
  * @return 0, or -1 for an unknown handle.
+ * Reason: set on -1, cleared on 0.
  */
 int32_t be_essence2_reset(be_essence2_handle h);
 
 /**
  * What the last frame handed out (by pull_frame or idle_frame) shows.
  * @return BE_ESSENCE2_FRAME_IDLE, _SPEECH or _RAMP; -1 before any frame, and for an unknown handle.
+ * Reason: set for an unknown handle, cleared otherwise (-1 before any frame is not a failure).
  */
 int32_t be_essence2_last_frame_kind(be_essence2_handle h);
 
@@ -237,6 +307,7 @@ int32_t be_essence2_last_frame_kind(be_essence2_handle h);
  * are dropped and rendered again).
  * @param mode BE_ESSENCE2_MODE_FULL or BE_ESSENCE2_MODE_HEAD.
  * @return 0; -1 unknown handle; -2 unknown mode.
+ * Reason: set on -1 and -2, cleared on 0.
  */
 int32_t be_essence2_set_mode(be_essence2_handle h, int32_t mode);
 
@@ -246,11 +317,15 @@ int32_t be_essence2_set_mode(be_essence2_handle h, int32_t mode);
  *                 NUL-terminated and truncated to len bytes; an empty string when healthy.
  * @param len      size of reason in bytes.
  * @param failures optional (may be NULL): receives the number of failed renders so far.
- * @return 0 healthy; -1 rendering failed (reason given), or unknown handle, or reason NULL with len > 0.
+ * @return 0 healthy; -1 (BE_ESSENCE2_ERR_RENDER) rendering failed, with the reason and count copied out;
+ *         -4 (BE_ESSENCE2_ERR_STATUS_ARGUMENT) unknown handle, reason NULL with len > 0, or len < 0. Unlike
+ *         every other function, -1 here is not a bad argument: it keeps the reference interface's meaning.
+ * Reason: set on -1 (how many renders failed, and the latest reason) and -4, cleared on 0.
  */
 int32_t be_essence2_render_status(be_essence2_handle h, char *reason, int32_t len, int64_t *failures);
 
-/** Speech frames handed out so far by this engine. @return >= 0, or -1 for an unknown handle. */
+/** Speech frames handed out so far by this engine. @return >= 0, or -1 for an unknown handle.
+ *  Reason: set on -1, cleared otherwise. */
 int64_t be_essence2_pulled_speech_frames(be_essence2_handle h);
 
 /**
@@ -260,6 +335,7 @@ int64_t be_essence2_pulled_speech_frames(be_essence2_handle h);
  * Off by default.
  * @param on 0 off, anything else on.
  * @return 0, or -1 for an unknown handle.
+ * Reason: set on -1, cleared on 0.
  */
 int32_t be_essence2_set_playout_anchor(be_essence2_handle h, int32_t on);
 
@@ -269,19 +345,24 @@ int32_t be_essence2_set_playout_anchor(be_essence2_handle h, int32_t on);
  * the voice when the engine renders below real time. Applies to the running reply; a new reply starts at 0.
  * @param samples_played samples, >= 0.
  * @return 0, or -1 (unknown handle, negative value).
+ * Reason: set on -1, cleared on 0.
  */
 int32_t be_essence2_set_playout_position(be_essence2_handle h, int64_t samples_played);
 
-/** Index within its reply of the last speech or ramp frame handed out; -1 before any, for idle frames, and for an unknown handle. */
+/** Index within its reply of the last speech or ramp frame handed out; -1 before any, for idle frames, and for an
+ *  unknown handle. Reason: set for an unknown handle, cleared otherwise. */
 int64_t be_essence2_last_frame_index(be_essence2_handle h);
 
-/** Reply frames skipped because they would have been shown a full frame period late, or their audio had already played. -1 for an unknown handle. */
+/** Reply frames skipped because they would have been shown a full frame period late, or their audio had already
+ *  played. -1 for an unknown handle. Reason: set on -1, cleared otherwise. */
 int64_t be_essence2_skipped_frames(be_essence2_handle h);
 
-/** Frame slots dropped by re-anchoring the 25-a-second clock after a long stall (more than 2 frame periods). -1 for an unknown handle. */
+/** Frame slots dropped by re-anchoring the 25-a-second clock after a long stall (more than 2 frame periods).
+ *  -1 for an unknown handle. Reason: set on -1, cleared otherwise. */
 int64_t be_essence2_reanchor_slots(be_essence2_handle h);
 
-/** Reply frames skipped by the playout anchor (be_essence2_set_playout_anchor()). -1 for an unknown handle. */
+/** Reply frames skipped by the playout anchor (be_essence2_set_playout_anchor()). -1 for an unknown handle.
+ *  Reason: set on -1, cleared otherwise. */
 int64_t be_essence2_anchor_slots(be_essence2_handle h);
 
 /* ---- Ours, beyond the reference interface ----------------------------------------------------------- */
@@ -292,6 +373,7 @@ int64_t be_essence2_anchor_slots(be_essence2_handle h);
  * wall time, and the output is deterministic: the same avatar, audio and seed give byte-identical frames.
  * @param mode BE_ESSENCE2_PACING_REALTIME or BE_ESSENCE2_PACING_UNPACED.
  * @return 0; -1 unknown handle; -2 unknown mode.
+ * Reason: set on -1 and -2, cleared on 0.
  */
 int32_t be_essence2_set_pacing(be_essence2_handle h, int32_t mode);
 
@@ -301,6 +383,7 @@ int32_t be_essence2_set_pacing(be_essence2_handle h, int32_t mode);
  * @param model BE_ESSENCE2_LIPSYNC_LEARNED (the default) or BE_ESSENCE2_LIPSYNC_V1 (the loudness-driven
  *              mapping of version 1, kept for comparison).
  * @return 0; -1 unknown handle; -2 unknown model.
+ * Reason: set on -1 and -2, cleared on 0.
  * Thread safety: safe from any thread.
  */
 int32_t be_essence2_set_lipsync(be_essence2_handle h, int32_t model);
@@ -310,18 +393,28 @@ int32_t be_essence2_set_lipsync(be_essence2_handle h, int32_t model);
  * (queued idle frames are planned again). Call it right after create for reproducible output. The default
  * seed comes from the avatar file.
  * @return 0, or -1 for an unknown handle.
+ * Reason: set on -1, cleared on 0.
  */
 int32_t be_essence2_set_seed(be_essence2_handle h, uint64_t seed);
 
-/** The library version, e.g. "1.0.0". @return a static NUL-terminated string; never free it. */
+/** The library version, "MAJOR.MINOR.PATCH". @return a static NUL-terminated string; never free it.
+ *  Reason: not touched. */
+BE_ESSENCE2_RETURNS_NONNULL
 const char *be_essence2_version(void);
+
+/** The library version as ESSENCE2_VERSION_NUMBER(major, minor, patch), to compare with ESSENCE2_VERSION
+ *  (the header compiled against), for example when the library is loaded as a plugin. Reason: not touched. */
+int32_t be_essence2_version_number(void);
 
 /**
  * A short English description of a return code. The same code means slightly different things for
- * different functions (see each function), so -2 reads "avatar file invalid, audio ring full, or unknown
- * mode"; be_essence2_last_error() gives the precise reason of the latest failure.
+ * different functions (see each function), so -2 reads "avatar file missing or invalid (create), audio ring
+ * full or engine stopped (push_audio), or unknown mode, pacing or model (set_*)"; be_essence2_last_error()
+ * gives the precise reason of the latest failure.
  * @return a static NUL-terminated string; never free it. Unknown codes give "unknown error".
+ * Reason: not touched.
  */
+BE_ESSENCE2_RETURNS_NONNULL
 const char *be_essence2_strerror(int32_t code);
 
 #ifdef __cplusplus

@@ -3,7 +3,7 @@
 
 Needs `pip install mediapipe==0.10.21 'numpy<2'` (offline once installed). Never used at run time.
 
-    python tools/face_reference.py [--portraits DIR] [--avatars DIR] [-o Tests/Essence2CoreTests/Fixtures/face]
+    python tools/face_reference.py [--portraits DIR] [--avatars DIR] [-o Tests/Essence2Tests/Fixtures/face]
 
 For each sample portrait and each variant below it runs
   - mediapipe.solutions.face_detection (model_selection=0, min_detection_confidence=0.5), and
@@ -13,7 +13,7 @@ and writes one JSON file per portrait (`<name>.json`) with, per case: the image 
 [x, y, z] in pixels (z on x's scale), all rounded to 0.01.
 
 The variant images are not stored: each is an exact function of the decoded RGB portrait, which the Swift
-tests rebuild the same way (Tests/Essence2CoreTests/FaceTestImages.swift). Arithmetic is float64; a result
+tests rebuild the same way (Tests/Essence2Tests/FaceTestImages.swift). Arithmetic is float64; a result
 value v is stored as the byte min(255, max(0, floor(v + 0.5))). Pixel (x, y) has integer coordinates.
   - "original": the portrait.
   - "flip": out(x, y) = in(W - 1 - x, y).
@@ -158,7 +158,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--portraits", default=os.path.join(root, "avatars", "sources"))
     parser.add_argument("--avatars", default=os.path.join(root, "avatars"))
-    parser.add_argument("-o", "--output", default=os.path.join(root, "Tests", "Essence2CoreTests", "Fixtures", "face"))
+    parser.add_argument("-o", "--output", default=os.path.join(root, "Tests", "Essence2Tests", "Fixtures", "face"))
     args = parser.parse_args()
 
     import mediapipe as mp

@@ -7,7 +7,7 @@ one line per phoneme, "start_sample name", where start_sample is the phoneme's s
 espeak-ng reports it (for stops, espeak-ng marks unvoiced stops at their release and voiced ones at the start of
 their closure).
 
-    tools/make_speech_fixture.py "Bob bought a map" Tests/Essence2CoreTests/Fixtures/speech_bilabial
+    tools/make_speech_fixture.py "Bob bought a map" Tests/Essence2Tests/Fixtures/speech_bilabial
     tools/make_speech_fixture.py --phonemes --rate 100 "A:: _:_: i::" out/vowels
 
 Needs libespeak-ng.so.1 and sox. Development tool only; nothing in the engine runs it.

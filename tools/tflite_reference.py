@@ -3,7 +3,7 @@
 
 Runs models/face_detection_short_range.tflite and models/face_landmark.tflite with the official TFLite runtime
 (`pip install ai-edge-litert 'numpy<2'`) on deterministic inputs and writes, under
-Tests/Essence2CoreTests/Fixtures/tflite/:
+Tests/Essence2Tests/Fixtures/tflite/:
 
   portrait128.rgb  128x128 RGB bytes: ../shared/portraits/grace_hopper.jpg, centre 512x512 square, resized
   face96.rgb       96x96 RGB bytes: her face (300x300 square around the face box), resized
@@ -27,7 +27,7 @@ import numpy as np
 from ai_edge_litert.interpreter import Interpreter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "Tests", "Essence2CoreTests", "Fixtures", "tflite")
+FIXTURES = os.path.join(ROOT, "Tests", "Essence2Tests", "Fixtures", "tflite")
 MAX_SAMPLES = 1500
 
 

@@ -1,4 +1,6 @@
-import Essence2Core
+import Essence2Runtime
+import Essence2Vision
+import Essence2Authoring
 import Foundation
 
 extension AvatarCommand {

@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 import Foundation
 
 /// `essence2 avatar build …` and `essence2 avatar inspect …`. `run` takes the arguments after "avatar",

@@ -1,4 +1,6 @@
-import Essence2Core
+import Essence2Runtime
+import Essence2Vision
+import Essence2Authoring
 import Glibc
 
 /// One bench process: one avatar size, one or more engines, every figure measured `repetitions` times.

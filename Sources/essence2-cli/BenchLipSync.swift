@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 
 /// The cost of audio-to-articulation alone, per 40 ms frame, for each lip-sync model: the whole speech
 /// appended to a fresh stream, then every frame taken, on one thread; the median of `repetitions` runs.

@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 
 import Glibc
 

@@ -1,4 +1,6 @@
-import Essence2Core
+import Essence2Runtime
+import Essence2Vision
+import Essence2Authoring
 
 /// Finds the face in a portrait and turns the portrait into an avatar of the size asked for: the command-line
 /// side of `FaceAnalyzer` (model files found by `ModelLocator`, read and checked by `FaceAnalyzer`, framing by `PortraitFraming`).

@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 
 /// The texts of `essence2 --help` and of each command's `--help`.
 enum HelpText {

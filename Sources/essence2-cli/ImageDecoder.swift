@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 import Foundation
 
 /// Decodes JPEG and PNG portraits (chosen by their leading bytes, not their names) to B,G,R.

@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 
 /// Finds and opens the avatar a command was given (or the default one).
 enum ImxLocator {

@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 import Glibc
 
 /// Renders one reply as fast as the engine goes (unpaced pacing): pushes the speech, ends the

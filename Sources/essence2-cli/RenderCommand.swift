@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 import Glibc
 
 /// `essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N] [--lipsync learned|v1]

@@ -1,4 +1,4 @@
-import Essence2Core
+import Essence2Runtime
 
 /// What `essence2 render` was asked to do.
 struct RenderOptions {

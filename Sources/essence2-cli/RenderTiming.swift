@@ -1,10 +1,12 @@
+import Essence2Runtime
+
 /// The engine's fixed timing (see include/essence2.h).
 enum RenderTiming {
-    static let framesPerSecond = 25
-    static let samplesPerFrame = 640
-    static let frameSeconds = 0.04
+    static let framesPerSecond = StreamFormat.framesPerSecond
+    static let samplesPerFrame = StreamFormat.samplesPerFrame
+    static let frameSeconds = 1 / Double(StreamFormat.framesPerSecond)
     /// Capacity of the engine's audio ring in samples; a single push may not be larger.
-    static let ringSamples = 256_000
+    static let ringSamples = StreamFormat.ringSamples
 
     /// Speech frames that `sampleCount` samples yield: one per started 40 ms.
     static func speechFrames(forSamples sampleCount: Int) -> Int {

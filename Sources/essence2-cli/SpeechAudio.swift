@@ -1,7 +1,9 @@
+import Essence2Runtime
+
 /// Speech ready for the engine: 16 kHz mono int16 samples, and where they came from.
 struct SpeechAudio {
     /// The engine's only input rate.
-    static let sampleRate = 16000
+    static let sampleRate = StreamFormat.sampleRate
 
     var samples: [Int16]
     /// Rate of the file the samples were read from, in Hz.

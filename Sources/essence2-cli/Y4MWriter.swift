@@ -33,30 +33,40 @@ final class Y4MWriter {
     func finish() throws(CLIError) { try file.close() }
 
     /// B,G,R to planar Y, U, V (4:2:0: chroma from the average of each 2x2 block), BT.601 limited range.
+    /// Runs on raw pointers with wrapping arithmetic (the values are bounded bytes), so it vectorises.
     static func convert(bgr: UnsafeRawBufferPointer, width: Int, height: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
-        let src = bgr.bindMemory(to: UInt8.self)
+        precondition(bgr.count >= width * height * 3 && out.count >= planeBytes(width: width, height: height),
+                     "Y4MWriter.convert: buffers smaller than a frame")
+        guard width > 0, height > 0, let base = bgr.baseAddress, let planes = out.baseAddress else { return }
+        let src = base.assumingMemoryBound(to: UInt8.self)
         for y in 0..<height {
-            let row = y * width * 3
+            let row = src + y &* width &* 3
+            let luma = planes + y &* width
             for x in 0..<width {
-                let p = row + x * 3
-                let b = Int(src[p]), g = Int(src[p + 1]), r = Int(src[p + 2])
-                out[y * width + x] = UInt8(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16)
+                let p = row + x &* 3
+                let b = Int32(p[0]), g = Int32(p[1]), r = Int32(p[2])
+                luma[x] = UInt8(truncatingIfNeeded: ((66 &* r &+ 129 &* g &+ 25 &* b &+ 128) >> 8) &+ 16)
             }
         }
         let cw = (width + 1) / 2, ch = (height + 1) / 2
-        let uBase = width * height, vBase = uBase + cw * ch
+        let uPlane = planes + width * height, vPlane = uPlane + cw * ch
         for cy in 0..<ch {
+            let y0 = cy &* 2, rows = min(2, height &- y0)
             for cx in 0..<cw {
-                var b = 0, g = 0, r = 0, n = 0
-                for y in (cy * 2)..<min(cy * 2 + 2, height) {
-                    for x in (cx * 2)..<min(cx * 2 + 2, width) {
-                        let p = (y * width + x) * 3
-                        b += Int(src[p]); g += Int(src[p + 1]); r += Int(src[p + 2]); n += 1
+                let x0 = cx &* 2, columns = min(2, width &- x0)
+                var b: Int32 = 0, g: Int32 = 0, r: Int32 = 0
+                for dy in 0..<rows {
+                    let p = src + ((y0 &+ dy) &* width &+ x0) &* 3
+                    for dx in 0..<columns {
+                        b &+= Int32(p[dx &* 3]); g &+= Int32(p[dx &* 3 &+ 1]); r &+= Int32(p[dx &* 3 &+ 2])
                     }
                 }
-                b = (b + n / 2) / n; g = (g + n / 2) / n; r = (r + n / 2) / n
-                out[uBase + cy * cw + cx] = UInt8(clamping: ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128)
-                out[vBase + cy * cw + cx] = UInt8(clamping: ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128)
+                let n = Int32(truncatingIfNeeded: rows &* columns)
+                b = (b &+ n / 2) / n; g = (g &+ n / 2) / n; r = (r &+ n / 2) / n
+                let u = ((-38 &* r &- 74 &* g &+ 112 &* b &+ 128) >> 8) &+ 128
+                let v = ((112 &* r &- 94 &* g &- 18 &* b &+ 128) >> 8) &+ 128
+                uPlane[cy &* cw &+ cx] = UInt8(clamping: u)
+                vPlane[cy &* cw &+ cx] = UInt8(clamping: v)
             }
         }
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/Essence2Core/Identity/FaceMeshTemplate.swift: the mean MediaPipe Face Mesh of the two
+"""Generates Sources/Essence2Authoring/FaceMeshTemplate.swift: the mean MediaPipe Face Mesh of the two
 shipped portraits (grace_hopper, astronaut), in a face-normalised frame, and the shared triangle list.
 `essence2 avatar build` without --mesh fits this template to the landmarks (FaceMesh+Synthesis.swift).
 
@@ -13,7 +13,7 @@ import math
 import os
 
 SOURCES = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(SOURCES, "..", "..", "Sources", "Essence2Core", "Identity", "FaceMeshTemplate.swift")
+OUT = os.path.join(SOURCES, "..", "..", "Sources", "Essence2Authoring", "FaceMeshTemplate.swift")
 SCALE = 4096
 
 

@@ -1,7 +1,7 @@
 /*
  * harness.h - a tiny test runner for the C tests of essence2.
  *
- * Every test is a `static void test_xxx(void)` listed in a `struct test_case` table. By default each test
+ * Every test is a `void test_xxx(void)` listed in a `struct test_case` table. By default each test
  * runs in a forked child process, so a crash, a hang or a leaked engine in one test cannot disturb the
  * others (the parent never calls the library itself). `--no-fork` runs them in-process (for a debugger).
  *
@@ -31,13 +31,19 @@ struct test_case {
     int timeout_s; /* the child is killed after this long */
 };
 
-/* Failed checks of the running test (in the process that runs it). */
-static int harness_failures;
+/*
+ * The functions below are `static inline`, so every .c file of a test program can include this header.
+ * The count of failed checks is one variable for the whole program: the program defines it in one .c file
+ * (`int harness_failures;`).
+ */
 
-static void harness_report(const char *file, int line, const char *fmt, ...)
+/* Failed checks of the running test (in the process that runs it). */
+extern int harness_failures;
+
+static inline void harness_report(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static void harness_report(const char *file, int line, const char *fmt, ...) {
+static inline void harness_report(const char *file, int line, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     printf("    %s:%d: ", file, line);
@@ -81,13 +87,13 @@ static void harness_report(const char *file, int line, const char *fmt, ...) {
         fflush(stdout);                                                    \
     } while (0)
 
-static double now_s(void) {
+static inline double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void sleep_ms(double ms) {
+static inline void sleep_ms(double ms) {
     if (ms <= 0) return;
     struct timespec ts;
     ts.tv_sec = (time_t)(ms / 1000.0);
@@ -97,7 +103,7 @@ static void sleep_ms(double ms) {
 }
 
 /* Runs one test in a child process; returns 1 when it passed. */
-static int harness_run_forked(const struct test_case *t, char *why, size_t why_len) {
+static inline int harness_run_forked(const struct test_case *t, char *why, size_t why_len) {
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -149,7 +155,7 @@ static int harness_run_forked(const struct test_case *t, char *why, size_t why_l
  * Runs the tests whose name contains one of `filters` (all when there is none), prints the summary and
  * returns the process exit status.
  */
-static int harness_main(const struct test_case *tests, size_t count, int fork_each, char **filters,
+static inline int harness_main(const struct test_case *tests, size_t count, int fork_each, char **filters,
                         int filter_count) {
     int passed = 0, failed = 0;
     for (size_t i = 0; i < count; i++) {

@@ -4,13 +4,13 @@
 #
 # Run from anywhere, after `make all build/test_abi build/test_abi_asan` (what `make test-c` does).
 # Environment: BUILD (where the binaries are, default build), ESSENCE2_LIB (the library for plugin_host,
-# default .build/release/libessence2.so), AVATAR (default avatars/grace-hopper.imx).
+# default build/lib/libessence2.so.1), AVATAR (default avatars/grace-hopper.imx).
 # Prints one line per check and ends with "c-tests: N passed, M failed"; exits 1 when anything failed.
 set -u
 cd "$(dirname "$0")/../.."
 
 BUILD=${BUILD:-build}
-LIB=${ESSENCE2_LIB:-.build/release/libessence2.so}
+LIB=${ESSENCE2_LIB:-build/lib/libessence2.so.1}
 AVATAR=${AVATAR:-avatars/grace-hopper.imx}
 DEMO=examples/audio/demo.wav
 FRAME_SAMPLES=640
@@ -182,12 +182,21 @@ else
   fail "plugin_host's function list differs from essence2.h: $(diff <(echo "$header_fns") <(echo "$host_fns") | tr '\n' ' ')"
 fi
 if [ -f "$LIB" ]; then
-  exported=$(nm -D --defined-only "$LIB" | awk '{print $3}' | grep '^be_essence2_' | sort -u)
+  exported=$(nm -D --defined-only "$LIB" | awk '{print $3}' | sed 's/@.*//' | sort -u)
   if [ "$exported" = "$header_fns" ]; then
     ok "the library exports exactly the functions of essence2.h"
   else
     fail "exports differ from essence2.h (< header, > library): $(diff <(echo "$header_fns") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
   fi
+  unversioned=$(nm -D --defined-only "$LIB" | awk '{print $3}' | grep -v '@@ESSENCE2_1$')
+  if [ -z "$unversioned" ]; then
+    ok "every export is in the version node ESSENCE2_1"
+  else
+    fail "exports outside the version node ESSENCE2_1: $(echo $unversioned)"
+  fi
+  soname=$(readelf -d "$LIB" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+  if [ "$soname" = "libessence2.so.1" ]; then ok "SONAME libessence2.so.1"; else fail "SONAME is '$soname', not libessence2.so.1"; fi
+  if readelf -d "$LIB" | grep -q 'Flags:.*NODELETE'; then ok "linked -z nodelete (dlclose never unmaps it)"; else fail "no NODELETE flag"; fi
 fi
 "$BUILD/plugin_host" "$LIB" "$AVATAR" >"$tmp/plugin.log" 2>&1
 st=$?

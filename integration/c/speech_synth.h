@@ -12,12 +12,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The functions are `static inline`: several .c files of one test program include this header. */
+
 /* No libm: the test binaries link only the library and pthreads. */
 #define SYNTH_RATE 16000.0
 #define SYNTH_PI 3.14159265358979323846
 
 /* synth_sin(x) to about 1e-6, for any finite x. */
-static double synth_sin(double x) {
+static inline double synth_sin(double x) {
     double turns = x / (2.0 * SYNTH_PI);
     long k = (long)turns;
     if (turns < 0 && (double)k != turns) k -= 1;       /* floor */
@@ -30,14 +32,14 @@ static double synth_sin(double x) {
 }
 
 /* Rounds and clamps to int16. */
-static int16_t synth_clamp16(double x) {
+static inline int16_t synth_clamp16(double x) {
     if (x > 32767.0) return 32767;
     if (x < -32768.0) return -32768;
     return (int16_t)(x >= 0 ? x + 0.5 : x - 0.5);
 }
 
 /* Small deterministic generator (xorshift32); `state` must not be 0. */
-static uint32_t synth_next(uint32_t *state) {
+static inline uint32_t synth_next(uint32_t *state) {
     uint32_t x = *state;
     x ^= x << 13;
     x ^= x >> 17;
@@ -47,7 +49,7 @@ static uint32_t synth_next(uint32_t *state) {
 }
 
 /* Resonance gain of a formant at frequency f (a simple band-pass magnitude). */
-static double synth_formant(double f, double centre, double bandwidth) {
+static inline double synth_formant(double f, double centre, double bandwidth) {
     double d = (f - centre) / bandwidth;
     return 1.0 / (1.0 + d * d);
 }
@@ -56,7 +58,7 @@ static double synth_formant(double f, double centre, double bandwidth) {
  * Fills out[0..n) with speech-like audio. `seed` varies syllable lengths and vowels; `peak` is the
  * loudest sample magnitude (for example 12000).
  */
-static void synth_speech(int16_t *out, int32_t n, uint32_t seed, double peak) {
+static inline void synth_speech(int16_t *out, int32_t n, uint32_t seed, double peak) {
     static const double vowels[4][2] = {{730, 1090}, {270, 2290}, {300, 870}, {570, 840}}; /* a i u o */
     uint32_t rng = seed ? seed : 0x9E3779B9u;
     int32_t i = 0;
@@ -94,7 +96,7 @@ static void synth_speech(int16_t *out, int32_t n, uint32_t seed, double peak) {
 }
 
 /* Fills out[0..n) with one steady open vowel /a/ (no closures): the mouth stays open. */
-static void synth_open_vowel(int16_t *out, int32_t n, double peak) {
+static inline void synth_open_vowel(int16_t *out, int32_t n, double peak) {
     double phase = 0.0;
     for (int32_t i = 0; i < n; i++) {
         double t = (double)i / SYNTH_RATE;
@@ -114,7 +116,7 @@ static void synth_open_vowel(int16_t *out, int32_t n, double peak) {
 }
 
 /* Allocates and fills n samples of synth_speech(); the caller frees. NULL when out of memory. */
-static int16_t *synth_speech_alloc(int32_t n, uint32_t seed) {
+static inline int16_t *synth_speech_alloc(int32_t n, uint32_t seed) {
     int16_t *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
     if (p) synth_speech(p, n, seed, 12000.0);
     return p;

@@ -24,6 +24,20 @@ for f in lib/libessence2.so include/essence2.h lib/pkgconfig/essence2.pc bin/ess
   if [ -e "$prefix/$f" ]; then ok "installed $f"; else fail "missing $f"; fi
 done
 
+version=$(sed -n 's/^#define ESSENCE2_VERSION_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' include/essence2.h | paste -sd.)
+if [ -f "$prefix/lib/libessence2.so.$version" ] && [ ! -L "$prefix/lib/libessence2.so.$version" ] \
+   && [ "$(readlink "$prefix/lib/libessence2.so.1")" = "libessence2.so.$version" ] \
+   && [ "$(readlink "$prefix/lib/libessence2.so")" = "libessence2.so.1" ]; then
+  ok "installed libessence2.so.$version with the links libessence2.so.1 and libessence2.so"
+else
+  fail "installed library file and links"; ls -l "$prefix/lib"
+fi
+if readelf -d "$prefix/lib/libessence2.so.$version" | grep -q 'Library soname: \[libessence2.so.1\]'; then
+  ok "the installed library's SONAME is libessence2.so.1"
+else
+  fail "SONAME of the installed library"
+fi
+
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 flags=$(pkg-config --cflags --libs essence2) || flags=""
 if [ -n "$flags" ]; then ok "pkg-config --cflags --libs essence2: $flags"; else fail "pkg-config knows essence2"; fi
@@ -36,7 +50,7 @@ else
 fi
 if [ -x "$prefix/render_file" ] && (cd "$prefix" && ./render_file "$prefix/share/essence2/avatars/grace-hopper.imx" \
      "$OLDPWD/examples/audio/demo.wav" out.y4m out.wav >run.log 2>&1) && [ -s "$prefix/out.y4m" ]; then
-  if ldd "$prefix/render_file" | grep -q "$prefix/lib/libessence2.so"; then
+  if ldd "$prefix/render_file" | grep -q "libessence2.so.1 => $prefix/lib/libessence2.so.1"; then
     ok "the program runs on the installed library"
   else
     fail "the program did not load the installed library"; ldd "$prefix/render_file"

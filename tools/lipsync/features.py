@@ -1,4 +1,4 @@
-"""Per-hop inputs of 16 kHz audio, exactly as the engine computes them (Sources/Essence2Core/Audio/:
+"""Per-hop inputs of 16 kHz audio, exactly as the engine computes them (Sources/Essence2Runtime/Audio/:
 LogMelAnalyzer.swift, SpeechPeakTracker.swift, PeriodicityAnalyzer.swift).
 
 Hop h (10 ms, 100 Hz) is the 25 ms window of samples [160h - 120, 160h + 280): centred on the hop's own 160 samples.
@@ -11,9 +11,9 @@ Each hop also has a broadband level, 10 log10 of the sum of its floored band ene
 level minus the loudest level heard recently in the stream (a peak that follows any louder hop at once and otherwise
 falls 0.06 dB a hop, 6 dB/s; it starts at the level of pure silence, as if set by the hop before the stream), so 0 on
 the stream's loudest sounds and about -20 dB on background speech 20 dB under the talker
-(Sources/Essence2Core/Audio/SpeechPeakTracker.swift).
+(Sources/Essence2Runtime/Audio/SpeechPeakTracker.swift).
 
-Each hop's *periodicity* (Sources/Essence2Core/Audio/PeriodicityAnalyzer.swift): the 512 samples that end where the
+Each hop's *periodicity* (Sources/Essence2Runtime/Audio/PeriodicityAnalyzer.swift): the 512 samples that end where the
 hop's 25 ms window ends, Hann-weighted (w[n] = 0.5 - 0.5 cos(2 pi (n + 0.5) / 512)); their autocorrelation (1024-point
 FFT, power, inverse) divided by the window's own autocorrelation, both over their values at lag 0; the largest value
 at lags 40 ... 200 (400 ... 80 Hz), clipped to 0 ... 1; 0 when the windowed energy is under 1e-7.

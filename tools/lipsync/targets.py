@@ -1,6 +1,6 @@
 """Articulation targets from timed phones: the table and the coarticulation rules (see docs/lipsync.md).
 
-Fields are the renderer's `Articulation` (Sources/Essence2Core/Render/Articulation.swift):
+Fields are the renderer's `Articulation` (Sources/Essence2Runtime/Render/Articulation.swift):
 jawOpen 0..1, lipSpread -1 (rounded) .. +1 (spread), lipPress 0..1.
 
 Rules

@@ -18,7 +18,7 @@ crop also gets a random equaliser and a vocal-tract-length warp of the mel axis 
 channels not seen; 30% of the crops start at the utterance's start (how a stream begins matters).
 
 The network (features and geometry in tools/lipsync/features.py, forward pass mirrored by
-Sources/Essence2Core/Audio/ArticulationNetwork.swift): per hop, the normalised inputs (32 log-mel bands, the
+Sources/Essence2Runtime/Audio/ArticulationNetwork.swift): per hop, the normalised inputs (32 log-mel bands, the
 relative level, the periodicity) -> dense 48 + ReLU; per frame, the 36 hop embeddings (25 before the frame, its 4,
 7 ahead) -> dense 256 + ReLU -> dense 64 + ReLU -> (sigmoid jaw, tanh spread, sigmoid press). Loss: weighted
 squared error on the three fields and on the visible opening jaw * (1 - press), with frames inside p/b/m weighted

@@ -1,0 +1,89 @@
+import Essence2Runtime
+
+// Audio in, frames out.
+
+@_cdecl("be_essence2_push_audio")
+public func be_essence2_push_audio(_ h: OpaquePointer?, _ samples: UnsafePointer<Int16>?, _ count: Int32) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    guard count >= 0, count <= Int32(StreamFormat.ringSamples) else {
+        return fail(ResultCode.argument, "count \(count) is outside 0...\(StreamFormat.ringSamples) samples "
+            + "(push long audio in pieces)")
+    }
+    if count == 0 { return succeed(ResultCode.ok) }
+    guard let samples else { return fail(ResultCode.argument, "samples is NULL with count \(count)") }
+    switch engine.push(UnsafeBufferPointer(start: samples, count: Int(count))) {
+    case .queued:
+        return succeed(ResultCode.ok)
+    case .ringFull(let buffered):
+        return fail(ResultCode.full, "the audio ring is full: it holds \(buffered) of \(StreamFormat.ringSamples) "
+            + "samples and \(count) more do not fit; nothing was queued: pull frames, then push again")
+    case .stopped:
+        return fail(ResultCode.full, "the engine was stopped by be_essence2_quiesce_all; nothing was queued: "
+            + "destroy it and create a new one")
+    }
+}
+
+@_cdecl("be_essence2_end_utterance")
+public func be_essence2_end_utterance(_ h: OpaquePointer?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    engine.endUtterance()
+    return succeed(ResultCode.ok)
+}
+
+@_cdecl("be_essence2_frames_available")
+public func be_essence2_frames_available(_ h: OpaquePointer?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    return succeed(Int32(clamping: engine.framesAvailable()))
+}
+
+@_cdecl("be_essence2_pull_frame")
+public func be_essence2_pull_frame(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int32) -> Int32 {
+    pull(h, out, capacity, idleOnly: false)
+}
+
+@_cdecl("be_essence2_idle_frame")
+public func be_essence2_idle_frame(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int32) -> Int32 {
+    pull(h, out, capacity, idleOnly: true)
+}
+
+private func pull(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int32, idleOnly: Bool) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    guard let out else { return fail(ResultCode.argument, "out is NULL") }
+    guard capacity > 0 else {
+        return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes")
+    }
+    let buffer = UnsafeMutableRawBufferPointer(start: out, count: Int(capacity))
+    switch idleOnly ? engine.pullIdle(into: buffer) : engine.pull(into: buffer) {
+    case .frame(_, let bytes):
+        return succeed(Int32(clamping: bytes))
+    case .notDue:
+        return succeed(0)
+    case .bufferTooSmall:
+        return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes "
+            + "(width * height * 3 of the current mode; be_essence2_get_info gives the size)")
+    }
+}
+
+@_cdecl("be_essence2_get_info")
+public func be_essence2_get_info(_ h: OpaquePointer?, _ width: UnsafeMutablePointer<Int32>?,
+                                 _ height: UnsafeMutablePointer<Int32>?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    guard let width, let height else { return fail(ResultCode.argument, "width and height must not be NULL") }
+    let size = engine.frameSize
+    width.pointee = Int32(clamping: size.width)
+    height.pointee = Int32(clamping: size.height)
+    return succeed(ResultCode.ok)
+}
+
+@_cdecl("be_essence2_reset")
+public func be_essence2_reset(_ h: OpaquePointer?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    engine.reset()
+    return succeed(ResultCode.ok)
+}
+
+@_cdecl("be_essence2_last_frame_kind")
+public func be_essence2_last_frame_kind(_ h: OpaquePointer?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    return succeed(engine.lastFrameKind?.rawValue ?? -1)
+}

@@ -1,0 +1,113 @@
+import Essence2Runtime
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Credentials, lifecycle and library information. Every thunk checks its arguments, maps errors to the
+// stable codes of include/essence2.h, sets or clears the calling thread's reason, and calls the runtime;
+// nothing here traps on caller input.
+
+@_cdecl("be_essence2_set_api_secret")
+public func be_essence2_set_api_secret(_ secret: UnsafePointer<CChar>?) -> Int32 {
+    Credentials.setSecret(secret.map { String(cString: $0) })
+    return succeed(ResultCode.ok)
+}
+
+@_cdecl("be_essence2_last_refusal")
+public func be_essence2_last_refusal(_ out: UnsafeMutablePointer<CChar>?, _ capacity: Int32) -> Int32 {
+    guard capacity >= 0, out != nil || capacity == 0 else {
+        return fail(ResultCode.argument, "last_refusal: out is NULL with capacity \(capacity), or capacity is negative")
+    }
+    return succeed(copyCString(Credentials.lastRefusal, to: out, capacity: capacity))
+}
+
+@_cdecl("be_essence2_last_error")
+public func be_essence2_last_error(_ out: UnsafeMutablePointer<CChar>?, _ capacity: Int32) -> Int32 {
+    // Reading the reason never changes it (nor does a bad buffer here, which would overwrite what it reports).
+    copyCString(ThreadError.current, to: out, capacity: capacity)
+}
+
+@_cdecl("be_essence2_create")
+public func be_essence2_create(
+    _ path: UnsafePointer<CChar>?, _ motionDir: UnsafePointer<CChar>?, _ chunk: Int32,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    out?.pointee = nil
+    guard let path, let out else { return fail(ResultCode.argument, "imx_path and out must not be NULL") }
+    guard (0...65_536).contains(chunk) else {
+        return fail(ResultCode.argument, "chunk \(chunk) is out of range 0...65536 (it is reserved: pass 0)")
+    }
+    if let motionDir {
+        var info = stat()
+        guard stat(motionDir, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            return fail(ResultCode.argument, "motion_dir '\(String(cString: motionDir))' is not a directory "
+                + "(pass NULL: this version needs no runtime files)")
+        }
+    }
+    let avatar: Avatar
+    do {
+        avatar = try AvatarFile.read(path: String(cString: path))
+    } catch {
+        return fail(ResultCode.avatar, error.description)
+    }
+    if let refusal = Credentials.admitSession() {
+        return fail(ResultCode.refused, refusal)
+    }
+    out.pointee = HandleRegistry.register(Engine(avatar: avatar))
+    return succeed(ResultCode.ok)
+}
+
+@_cdecl("be_essence2_is_ready")
+public func be_essence2_is_ready(_ h: OpaquePointer?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(0, unknownHandle) }
+    return succeed(engine.isReady ? 1 : 0)
+}
+
+@_cdecl("be_essence2_destroy")
+public func be_essence2_destroy(_ h: OpaquePointer?) -> Int32 {
+    guard h != nil else { return succeed(ResultCode.ok) }
+    guard let engine = HandleRegistry.unregister(h) else { return fail(ResultCode.argument, unknownHandle) }
+    engine.stop()
+    return succeed(ResultCode.ok)
+}
+
+@_cdecl("be_essence2_quiesce_all")
+public func be_essence2_quiesce_all(_ timeoutMs: Int32) -> Int32 {
+    let engines = HandleRegistry.all()
+    var stopped: Int32 = 0
+    for engine in engines where engine.stop() { stopped += 1 }
+    let deadline = SystemClock().nanoseconds() + Int64(max(timeoutMs, 0)) * 1_000_000
+    for engine in engines { _ = engine.waitUntilStopped(deadline: deadline) }
+    return succeed(stopped)
+}
+
+@_cdecl("be_essence2_version")
+public func be_essence2_version() -> UnsafePointer<CChar> {
+    staticCString(LibraryVersion.string)
+}
+
+@_cdecl("be_essence2_version_number")
+public func be_essence2_version_number() -> Int32 {
+    Int32(LibraryVersion.number)
+}
+
+@_cdecl("be_essence2_strerror")
+public func be_essence2_strerror(_ code: Int32) -> UnsafePointer<CChar> {
+    switch code {
+    case ResultCode.ok: return staticCString("success")
+    case ResultCode.argument:
+        return staticCString("bad argument (NULL pointer, unknown handle, short buffer or value out of range); for be_essence2_render_status: rendering failed")
+    case ResultCode.avatar:
+        return staticCString("avatar file missing or invalid (create), audio ring full or engine stopped (push_audio), or unknown mode, pacing or model (set_*)")
+    case ResultCode.refused: return staticCString("session refused by the credential check")
+    case ResultCode.statusArgument:
+        return staticCString("bad argument to be_essence2_render_status (unknown handle or reason buffer)")
+    default: return staticCString("unknown error")
+    }
+}
+
+/// A static string literal as a C string (literals are NUL-terminated and live as long as the library).
+func staticCString(_ text: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+}

@@ -1,0 +1,91 @@
+/// Streaming audio -> articulation for one reply. 16 kHz mono Int16. Frame k covers samples [640k, 640k+640).
+///
+/// Audio is analysed in 25 ms windows every 10 ms and a window of those hops around each 40 ms frame, with up to
+/// `lookaheadSamples` of look-ahead, gives one `Articulation` per frame. `LipSyncModel.learned` (the default) reads
+/// log-mel bands with a small network (`LearnedArticulationPipeline`); `.v1` maps loudness and spectral cues by hand
+/// (`CueArticulationPipeline`). Output depends only on the audio, never on how it was split into `append` calls
+/// (flushes and held frames aside, which are explicit events).
+///
+/// After a flush that ended on a partial frame, the next frame starts right after the audio that frame consumed.
+package struct LipSyncStream: Sendable {
+    package static let samplesPerFrame = StreamFormat.samplesPerFrame
+    /// Audio past the end of a frame that its articulation may use: 77.5 ms (the 25 ms window of the last
+    /// look-ahead hop, which starts 70 ms ahead of the frame's last hop).
+    package static let lookaheadSamples = (ArticulationHops.frameHops + ArticulationHops.aheadHops - 1)
+        * hopLength - windowLead + windowLength - samplesPerFrame
+
+    private static let hopLength = 160
+    private static let windowLength = 400
+    /// How far a hop's window starts before the hop's own 160 samples: the window is centred on them.
+    private static let windowLead = (windowLength - hopLength) / 2
+    /// How far before a hop's 25 ms window the learned model's periodicity window starts (it ends with it).
+    private static let periodicityLead = PeriodicityAnalyzer.windowLength - windowLength
+
+    private var samples = SampleBuffer()
+    private var pipeline: any ArticulationPipeline
+    /// Hops analysed from real audio (so final); also the number of the next hop to analyse.
+    private var committedHops = 0
+    /// Absolute stream position where the window of hop `committedHops` starts.
+    private var nextHopStart = -LipSyncStream.windowLead
+    /// Number of the next frame's first hop.
+    private var frameHop = 0
+    /// Absolute stream position of the next frame's first sample.
+    private var frameStart = 0
+
+    /// The mapping this stream uses.
+    package let model: LipSyncModel
+
+    package init(model: LipSyncModel = .learned) {
+        self.model = model
+        switch model {
+        case .learned: pipeline = LearnedArticulationPipeline()
+        case .v1: pipeline = CueArticulationPipeline()
+        }
+    }
+
+    package mutating func append(_ samples: UnsafeBufferPointer<Int16>) {
+        self.samples.append(samples)
+    }
+
+    /// Samples appended but not yet consumed by frames.
+    package var bufferedSamples: Int { samples.end - frameStart }
+
+    /// Articulation of the next frame, consuming its (up to) 640 samples.
+    /// Returns nil when fewer than 640 + lookaheadSamples samples are buffered, unless `flush` is true: then missing
+    /// audio (the rest of a last partial frame, and the look-ahead) counts as silence, and nil only when nothing at
+    /// all is buffered. Flushing does not insert silence permanently: audio appended after a flushed frame is
+    /// analysed as it really is.
+    package mutating func nextFrame(flush: Bool) -> Articulation? {
+        let buffered = bufferedSamples
+        guard buffered >= Self.samplesPerFrame + Self.lookaheadSamples || (flush && buffered > 0) else { return nil }
+        let realEnd = samples.end
+        let lastHop = frameHop + ArticulationHops.frameHops + ArticulationHops.aheadHops - 1
+        // Commit every hop of the window whose audio is all here, in order.
+        while committedHops <= lastHop && nextHopStart + Self.windowLength <= realEnd {
+            pipeline.commit(hop: committedHops, samples: samples, start: nextHopStart, realEnd: realEnd)
+            committedHops += 1
+            nextHopStart += Self.hopLength
+        }
+        let articulation = pipeline.frame(
+            firstHop: frameHop, committedHops: committedHops, samples: samples, nextHopStart: nextHopStart,
+            realEnd: realEnd)
+
+        let consumed = min(buffered, Self.samplesPerFrame)
+        frameStart += consumed
+        if consumed == Self.samplesPerFrame {
+            frameHop += ArticulationHops.frameHops
+        } else {
+            // A flushed partial frame: the next frame starts where its audio ended, on a fresh hop grid.
+            frameHop = committedHops
+            nextHopStart = frameStart - Self.windowLead
+        }
+        samples.discard(before: min(frameStart - Self.windowLead, nextHopStart) - Self.periodicityLead)
+        return articulation
+    }
+
+    /// A frame of held silence that consumes no audio (used when a live reply's audio runs dry): the mouth eases
+    /// closed smoothly.
+    package mutating func holdFrame() -> Articulation {
+        pipeline.hold()
+    }
+}

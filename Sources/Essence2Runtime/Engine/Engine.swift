@@ -1,0 +1,185 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One talking avatar: audio in, paced frames out, rendered ahead on its own background thread.
+///
+/// Every method is thread-safe and returns promptly (none waits for rendering); `waitUntilStopped` is
+/// the only one that blocks. The render thread ends after `stop()` (or when the engine is released).
+package final class Engine: Sendable {
+    let core: EngineCore
+
+    /// Starts an engine for `avatar`; its render thread starts at once.
+    /// - Parameter clock: time source for pacing; tests inject a `ManualClock`.
+    package init(avatar: Avatar, clock: any MonotonicClock = SystemClock()) {
+        // The lip-sync weights are decoded once per process (about 12 ms): here, not in the first reply.
+        _ = ArticulationEnsemble.shipped
+        core = EngineCore(avatar: avatar, clock: clock)
+        core.startThread()
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    // MARK: Settings
+
+    package func setPacing(_ pacing: Pacing) {
+        core.state.withLock { s in
+            guard s.pacing != pacing else { return }
+            s.pacing = pacing
+            s.clock.restart()
+        }
+        core.wake()
+    }
+
+    package func setMode(_ mode: DisplayMode) {
+        core.state.withLock { s in
+            guard s.mode != mode else { return }
+            s.mode = mode
+            s.invalidateRenders(replanIdle: false)
+        }
+        core.wake()
+    }
+
+    /// Chooses the audio-to-articulation mapping of the replies started from now on; a reply already
+    /// running keeps the mapping it started with.
+    package func setLipSyncModel(_ model: LipSyncModel) {
+        core.state.withLock { $0.lipSyncModel = model }
+    }
+
+    /// Seeds the idle motion of frames planned from now on.
+    package func setSeed(_ seed: UInt64) {
+        core.state.withLock { s in
+            s.idleMotion = IdleMotion(seed: seed)
+            s.invalidateRenders(replanIdle: true)
+        }
+        core.wake()
+    }
+
+    /// When on, each reply starts at the live audio position instead of its first frame.
+    package func setPlayoutAnchor(_ on: Bool) {
+        core.state.withLock { $0.playoutAnchor = on }
+    }
+
+    /// The host has played `samples` of the current reply's audio; frames whose audio has played are skipped.
+    package func setPlayoutPosition(_ samples: Int64) {
+        core.state.withLock { $0.reportPlayout(samples) }
+    }
+
+    // MARK: Audio
+
+    /// Queues speech, all or nothing; says why nothing was queued when it was not.
+    package func push(_ samples: UnsafeBufferPointer<Int16>) -> PushOutcome {
+        let now = core.clock.nanoseconds()
+        let outcome = core.state.withLock { $0.push(samples, now: now) }
+        if outcome == .queued { core.wake() }
+        return outcome
+    }
+
+    /// Queues speech; false when nothing was queued (the ring has no room for all of it, or the engine stopped).
+    package func pushAudio(_ samples: UnsafeBufferPointer<Int16>) -> Bool {
+        push(samples) == .queued
+    }
+
+    /// The running reply's audio is complete: its frames finish, then the face eases to rest.
+    package func endUtterance() {
+        core.state.withLock { $0.endUtterance() }
+        core.wake()
+    }
+
+    /// Interrupt: drops queued audio and frames; the face eases to rest from the frame last shown.
+    package func reset() {
+        let now = core.clock.nanoseconds()
+        core.state.withLock { $0.reset(now: now) }
+        core.wake()
+    }
+
+    // MARK: Frames
+
+    /// The outcome of asking for a frame.
+    package enum PullResult: Sendable, Equatable {
+        /// A frame of `bytes` bytes was written.
+        case frame(FrameKind, bytes: Int)
+        /// Nothing is due yet (or the engine is stopped): keep showing the current frame.
+        case notDue
+        /// The destination is smaller than one frame of the current mode.
+        case bufferTooSmall
+    }
+
+    /// Takes the next due frame (reply or idle) into `out`.
+    package func pull(into out: UnsafeMutableRawBufferPointer) -> PullResult {
+        core.take(into: out, idleOnly: false)
+    }
+
+    /// Takes the next idle frame into `out`, under the same pacing.
+    package func pullIdle(into out: UnsafeMutableRawBufferPointer) -> PullResult {
+        core.take(into: out, idleOnly: true)
+    }
+
+    /// Takes the next due frame; nil when none is due or `out` is too small.
+    package func pullFrame(into out: UnsafeMutableRawBufferPointer) -> FrameKind? {
+        if case .frame(let kind, _) = pull(into: out) { return kind }
+        return nil
+    }
+
+    /// Takes the next idle frame; nil when none is due or `out` is too small.
+    package func idleFrame(into out: UnsafeMutableRawBufferPointer) -> FrameKind? {
+        if case .frame(let kind, _) = pullIdle(into: out) { return kind }
+        return nil
+    }
+
+    /// Frames ready to pull now (0: the next pull returns nothing).
+    package func framesAvailable() -> Int {
+        let now = core.clock.nanoseconds()
+        return core.state.withLock { $0.available(now: now) }
+    }
+
+    // MARK: Status
+
+    /// Frame size of the current mode, in pixels.
+    package var frameSize: (width: Int, height: Int) { core.state.withLock { $0.frameSize } }
+    /// Bytes of one frame of the current mode.
+    package var frameBytes: Int { core.state.withLock { $0.frameBytes } }
+    package var mode: DisplayMode { core.state.withLock { $0.mode } }
+    package var pacing: Pacing { core.state.withLock { $0.pacing } }
+    /// The lip-sync mapping the next reply will use.
+    package var lipSyncModel: LipSyncModel { core.state.withLock { $0.lipSyncModel } }
+    /// Warm-up is over: the first frame has rendered.
+    package var isReady: Bool { core.state.withLock { $0.ready } }
+    /// Kind of the last frame handed out; nil before any.
+    package var lastFrameKind: FrameKind? { core.state.withLock { $0.lastShown?.kind } }
+    /// Index within its reply of the last frame handed out; -1 before any and for idle frames.
+    package var lastFrameIndex: Int { core.state.withLock { $0.lastShown?.index ?? -1 } }
+    package var pulledSpeechFrames: Int64 { core.state.withLock { $0.pulledSpeechFrames } }
+    package var skippedFrames: Int64 { core.state.withLock { $0.skippedFrames } }
+    package var reanchorSlots: Int64 { core.state.withLock { $0.clock.reanchoredSlots } }
+    package var anchorSlots: Int64 { core.state.withLock { $0.anchorSlots } }
+    /// Replies started and ended, as seen in the frames handed out.
+    package var replyCounts: (started: Int64, ended: Int64) {
+        core.state.withLock { ($0.tracker.started, $0.tracker.ended) }
+    }
+    /// Samples queued and not yet turned into frames.
+    package var bufferedSamples: Int { core.state.withLock { $0.bufferedSamples } }
+    /// Failed renders so far and the latest reason (empty when healthy).
+    package var renderHealth: (failures: Int64, reason: String) {
+        core.state.withLock { ($0.renderFailures, $0.failureReason) }
+    }
+
+    // MARK: Lifecycle
+
+    /// Stops the engine: no more frames; the render thread finishes its current frame and exits.
+    /// Returns false when it was already stopped.
+    @discardableResult
+    package func stop() -> Bool {
+        core.stop()
+    }
+
+    /// Waits until the render thread has exited, at most until `deadline` (monotonic ns). True when it has.
+    package func waitUntilStopped(deadline: Int64) -> Bool {
+        core.waitUntilExited(deadline: deadline)
+    }
+}

@@ -1,0 +1,83 @@
+/// Everything an engine knows, guarded by the engine's lock: the audio of the replies, the display queue,
+/// the pacing clocks and the counters. Pure logic on an explicit `now`: the render thread plans and renders
+/// frames through it, the host's calls take frames out of it.
+struct EngineState {
+    static let samplesPerFrame = StreamFormat.samplesPerFrame
+    /// Capacity of the audio ring: 16 s of 16 kHz audio.
+    static let ringCapacity = StreamFormat.ringSamples
+    /// A reply without new audio for this long is complete.
+    static let silenceTimeout: Int64 = 600_000_000
+    /// Realtime: the first frame of a reply is rendered this long after its audio began, look-ahead or not.
+    static let firstFrameDeadline: Int64 = 160_000_000
+    /// Frames easing back to rest after a reply.
+    static let rampFrames = 5
+    /// Idle frames kept rendered ahead.
+    static let idleAhead = 2
+
+    var pacing = Pacing.realtime
+    var mode = DisplayMode.full
+    /// The lip-sync mapping of replies started from now on.
+    var lipSyncModel = LipSyncModel.learned
+    var idleMotion: IdleMotion
+    var stopped = false
+    /// The first frame has rendered: warm-up is over.
+    var ready = false
+
+    var clock = FrameClock()
+    var tracker = ReplyTracker()
+    var replies: [ReplyInput] = []
+    /// Frames of replies (speech and ramp), in display order.
+    var queue: [PlannedFrame] = []
+    /// Idle frames, in display order.
+    var idleQueue: [PlannedFrame] = []
+    /// An idle frame was asked for explicitly while none was planned.
+    var idleWanted = false
+    /// The running reply's timeline, anchored on its first speech frame handed out.
+    var timeline: (replyID: UInt64, line: ReplyTimeline)?
+    var playout = PlayoutPosition()
+    /// The reply the playout position refers to.
+    var playoutReplyID: UInt64 = 0
+    var playoutAnchor = false
+    /// Frames were skipped because the host's audio had played them: the next frame re-anchors the timeline.
+    var resyncToPlayout = false
+    /// A take dropped frames or asked for an idle frame: the render thread has planning to do.
+    var needsPlanning = false
+    var lastShown: ShownFrame?
+    var nextID: UInt64 = 1
+    var pool: [FrameBuffer] = []
+
+    var pulledSpeechFrames: Int64 = 0
+    var skippedFrames: Int64 = 0
+    var anchorSlots: Int64 = 0
+    var renderFailures: Int64 = 0
+    var failureReason = ""
+
+    let fullSize: (width: Int, height: Int)
+    let headSize: (width: Int, height: Int)
+
+    init(avatar: Avatar) {
+        idleMotion = IdleMotion(seed: avatar.seed)
+        fullSize = (avatar.width, avatar.height)
+        headSize = (avatar.headBox.width, avatar.headBox.height)
+    }
+
+    var frameSize: (width: Int, height: Int) { mode == .full ? fullSize : headSize }
+    var frameBytes: Int { frameSize.width * frameSize.height * 3 }
+
+    /// Samples pushed and not yet turned into frames, over all replies.
+    var bufferedSamples: Int { replies.reduce(0) { $0 + $1.lipSync.bufferedSamples } }
+
+    mutating func makeID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+}
+
+/// What the host was shown last: where a reset eases from, and where idle motion continues from.
+struct ShownFrame {
+    var kind: FrameKind
+    var replyID: UInt64
+    var index: Int
+    var articulation: Articulation
+    var motion: Int
+}

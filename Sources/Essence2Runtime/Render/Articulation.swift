@@ -1,0 +1,34 @@
+/// How the mouth is shaped in one frame: the small value that audio analysis hands to the renderer.
+///
+/// All fields are unitless and clamped by `clamped()`; `rest` is a relaxed, closed mouth.
+package struct Articulation: Sendable, Equatable, Hashable {
+    /// Jaw opening, 0 (closed) ... 1 (wide open, as on "ah").
+    package var jawOpen: Float
+    /// Lip shape, -1 (rounded and pushed forward, as on "oo") ... 0 (neutral) ... +1 (spread, as on "ee").
+    package var lipSpread: Float
+    /// Lips pressed together, 0 (relaxed) ... 1 (firmly pressed, as on p/b/m). Overrides `jawOpen` at the lips.
+    package var lipPress: Float
+
+    package init(jawOpen: Float = 0, lipSpread: Float = 0, lipPress: Float = 0) {
+        self.jawOpen = jawOpen
+        self.lipSpread = lipSpread
+        self.lipPress = lipPress
+    }
+
+    /// The relaxed, closed mouth the face returns to between replies.
+    package static let rest = Articulation()
+
+    /// The same articulation with every field inside its range; non-finite values become rest values.
+    package func clamped() -> Articulation {
+        func c(_ v: Float, _ lo: Float, _ hi: Float) -> Float { v.isFinite ? min(max(v, lo), hi) : 0 }
+        return Articulation(jawOpen: c(jawOpen, 0, 1), lipSpread: c(lipSpread, -1, 1), lipPress: c(lipPress, 0, 1))
+    }
+
+    /// Linear blend: `t` = 0 gives `self`, 1 gives `other`.
+    package func mixed(with other: Articulation, _ t: Float) -> Articulation {
+        Articulation(
+            jawOpen: jawOpen + (other.jawOpen - jawOpen) * t,
+            lipSpread: lipSpread + (other.lipSpread - lipSpread) * t,
+            lipPress: lipPress + (other.lipPress - lipPress) * t)
+    }
+}

@@ -1,0 +1,40 @@
+import Essence2Runtime
+
+/// A prepared MAX_POOL_2D (padding never contributes), SIMD over channels.
+struct TFLitePoolLayer: Sendable {
+    var input: Int
+    var output: Int
+    var batch: Int
+    var channels: Int
+    var rows: TFLiteWindow
+    var columns: TFLiteWindow
+    var activation: TFLiteActivation
+
+    func run(_ arena: UnsafeMutablePointer<Float>) {
+        let c = channels, blocks = (c + 7) / 8
+        let width = columns.input
+        for n in 0..<batch {
+            let source = arena + input + n * rows.input * width * c
+            var dst = arena + output + n * rows.output * columns.output * c
+            for oy in 0..<rows.output {
+                let rowTaps = rows.taps(at: oy)
+                let y0 = oy * rows.stride - rows.padBefore
+                for ox in 0..<columns.output {
+                    let colTaps = columns.taps(at: ox)
+                    let x0 = ox * columns.stride - columns.padBefore
+                    for block in 0..<blocks {
+                        var acc = SIMD8<Float>(repeating: -.infinity)
+                        for ky in rowTaps {
+                            let row = source + (y0 + ky * rows.dilation) * width * c + block * 8
+                            for kx in colTaps {
+                                acc = TFLiteSIMD.max(acc, TFLiteSIMD.load(row + (x0 + kx * columns.dilation) * c))
+                            }
+                        }
+                        TFLiteSIMD.store(activation.apply(acc), dst + block * 8, lanes: Swift.min(8, c - block * 8))
+                    }
+                    dst += c
+                }
+            }
+        }
+    }
+}

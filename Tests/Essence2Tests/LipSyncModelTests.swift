@@ -1,0 +1,189 @@
+import Glibc
+import Testing
+@testable import Essence2Runtime
+@testable import Essence2Vision
+@testable import Essence2Authoring
+
+/// Fixtures written by tools/lipsync/export.py from speech_bilabial.wav: Python's inputs of every hop the engine
+/// analyses (32 log-mel bands, the relative level, the periodicity), and the Python model's articulation of every
+/// frame.
+enum LipSyncModelFixture {
+    /// Rows of numbers of a fixture text file ('#' lines are comments).
+    static func rows(_ name: String) throws -> [[Double]] {
+        let bytes = try #require(SpeechFixture.bytes(ofFile: "\(SpeechFixture.directory)/\(name)"), "missing \(name)")
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: " ").compactMap { Double($0) } }
+    }
+
+    /// The engine's inputs of hops 0 ..< `count` of `samples` (the whole audio buffered, nothing after it): the
+    /// log-mel bands, then the relative level and the periodicity.
+    static func inputs(_ samples: [Int16], hops count: Int) -> [[Float]] {
+        var buffer = SampleBuffer()
+        samples.withUnsafeBufferPointer { buffer.append($0) }
+        var analyzer = LogMelAnalyzer()
+        var tracker = SpeechPeakTracker()
+        var periodicity = PeriodicityAnalyzer()
+        var row = [Float](repeating: 0, count: LogMelAnalyzer.bandCount)
+        return (0..<count).map { h in
+            let start = 160 * h - 120
+            let level = row.withUnsafeMutableBufferPointer {
+                analyzer.analyze(buffer, start: start, realEnd: samples.count, into: $0)
+            }
+            let relative = tracker.advance(level: level)
+            return row + [relative, periodicity.analyze(buffer, end: start + 400, realEnd: samples.count)]
+        }
+    }
+
+    /// The log-mel bands alone.
+    static func bands(_ samples: [Int16], hops count: Int) -> [[Float]] {
+        inputs(samples, hops: count).map { Array($0.prefix(LogMelAnalyzer.bandCount)) }
+    }
+}
+
+@Test func hopInputsMatchThePythonFeatures() throws {
+    let samples = try SpeechFixture.samples("speech_bilabial")
+    let expected = try LipSyncModelFixture.rows("lipsync_features.txt")
+    #expect(expected.count == 4 * ((samples.count + 639) / 640) + 7)
+    let actual = LipSyncModelFixture.inputs(samples, hops: expected.count)
+    let bands = LogMelAnalyzer.bandCount
+    var worstBand = 0.0, worstLevel = 0.0, worstPeriodicity = 0.0
+    for (a, e) in zip(actual, expected) {
+        try #require(e.count == bands + 2)
+        for i in 0..<bands { worstBand = max(worstBand, abs(Double(a[i]) - e[i])) }
+        worstLevel = max(worstLevel, abs(Double(a[bands]) - e[bands]))
+        worstPeriodicity = max(worstPeriodicity, abs(Double(a[bands + 1]) - e[bands + 1]))
+    }
+    // Float32 in Swift against float64 in NumPy: bands and level in dB, periodicity 0...1.
+    #expect(worstBand < 2e-3, "largest band difference \(worstBand) dB")
+    #expect(worstLevel < 2e-3, "largest relative level difference \(worstLevel) dB")
+    #expect(worstPeriodicity < 1e-4, "largest periodicity difference \(worstPeriodicity)")
+    // The fixture has voiced speech (periodic), pauses (0) and dips below the talker's peak.
+    #expect(expected.contains { $0[bands + 1] > 0.9 } && expected.contains { $0[bands + 1] == 0 })
+    #expect(expected.contains { $0[bands] < -20 } && expected.contains { $0[bands] == 0 })
+}
+
+@Test func silentWindowGivesTheFloorInEveryBand() {
+    let bands = LipSyncModelFixture.bands([Int16](repeating: 0, count: 2000), hops: 3)
+    #expect(bands.allSatisfy { $0.allSatisfy { $0 == -100 } })
+}
+
+@Test func learnedStreamMatchesThePythonModel() throws {
+    let samples = try SpeechFixture.samples("speech_bilabial")
+    let expected = try LipSyncModelFixture.rows("lipsync_model.txt")
+    let frames = LipSyncDriver.frames(samples, model: .learned)
+    #expect(frames.count == expected.count)
+    var worst = 0.0
+    for (a, e) in zip(frames, expected) {
+        try #require(e.count == 3)
+        worst = max(
+            worst, abs(Double(a.jawOpen) - e[0]), abs(Double(a.lipSpread) - e[1]), abs(Double(a.lipPress) - e[2]))
+    }
+    #expect(worst < 1e-4, "largest difference \(worst)")
+}
+
+@Test func embeddedWeightsDecodeWithTheirSizeAndHash() throws {
+    let bytes = ShippedWeights.bytes
+    #expect(bytes.count == ShippedWeights.byteCount)
+    #expect(bytes.count <= 2_000_000)
+    #expect(SHA256.hex(SHA256.hash(bytes)) == ShippedWeights.sha256)
+    let model = try #require(ArticulationEnsemble.decode(bytes, sha256: ShippedWeights.sha256))
+    #expect(model.members.count == 3)
+    for network in model.members {
+        #expect(network.bandCount == LogMelAnalyzer.bandCount)
+        #expect(network.extraInputs == 2)
+        #expect(network.contextHops == network.pastHops + 4 + 7)
+    }
+    #expect(Set(model.members.map(\.layer1Weights)).count == model.members.count)  // trained apart
+    #expect(ArticulationEnsemble.shipped.members.map(\.layer1Weights) == model.members.map(\.layer1Weights))
+}
+
+@Test func weightsWithAWrongHashOrDamagedBytesAreRefused() throws {
+    let good = ShippedWeights.bytes
+    let wrongHash = String(repeating: "0", count: 64)
+    #expect(ArticulationEnsemble.decode(good, sha256: wrongHash) == nil)
+    #expect(ArticulationEnsemble(bytes: good) != nil)
+    #expect(ArticulationEnsemble(bytes: Array(good.dropLast(2))) == nil)
+    #expect(ArticulationEnsemble(bytes: good + [0, 0]) == nil)
+    func damaged(_ offset: Int, _ value: UInt8) -> [UInt8] {
+        var bytes = good
+        bytes[offset] = value
+        return bytes
+    }
+    #expect(ArticulationEnsemble(bytes: damaged(0, UInt8(ascii: "X"))) == nil)  // magic
+    #expect(ArticulationEnsemble(bytes: damaged(4, 1)) == nil)  // version
+    #expect(ArticulationEnsemble(bytes: damaged(8, 0)) == nil)  // no members
+    #expect(ArticulationEnsemble(bytes: damaged(8, 4)) == nil)  // more members than the file holds
+    #expect(ArticulationEnsemble(bytes: damaged(8, 2)) == nil)  // fewer: the last member's bytes are left over
+    #expect(ArticulationEnsemble(bytes: damaged(8, 200)) == nil)  // more than maxMembers
+    #expect(ArticulationEnsemble(bytes: damaged(16, 3)) == nil)  // more extra inputs than the pipeline has
+    #expect(ArticulationEnsemble(bytes: damaged(24, good[24] &+ 1)) == nil)  // contextHops no longer past + 4 + 7
+    #expect(ArticulationEnsemble(bytes: damaged(20, 0)) == nil)  // an embedding of size 0
+    var notFinite = good
+    notFinite[notFinite.count - 1] = 0x7C  // the last value becomes infinity
+    notFinite[notFinite.count - 2] = 0x00
+    #expect(ArticulationEnsemble(bytes: notFinite) == nil)
+    #expect(ArticulationEnsemble(bytes: []) == nil)
+    #expect(ArticulationEnsemble(bytes: Array(good.prefix(12))) == nil)
+    // Members that read different inputs cannot be averaged.
+    let member = try #require(ArticulationNetwork.parse(good, at: 12)).network
+    let other = ArticulationNetwork(
+        bandCount: member.bandCount, extraInputs: 1, embeddingSize: member.embeddingSize,
+        contextHops: member.contextHops, pastHops: member.pastHops, hidden1: member.hidden1,
+        hidden2: member.hidden2, inputMean: Array(member.inputMean.dropLast()),
+        inputScale: Array(member.inputScale.dropLast()),
+        embedWeights: Array(member.embedWeights.dropLast(member.embeddingSize)), embedBias: member.embedBias,
+        layer1Weights: member.layer1Weights, layer1Bias: member.layer1Bias, layer2Weights: member.layer2Weights,
+        layer2Bias: member.layer2Bias, outputWeights: member.outputWeights, outputBias: member.outputBias)
+    #expect(ArticulationEnsemble(members: [member, other]) == nil)
+    #expect(ArticulationEnsemble(members: []) == nil)
+    #expect(ArticulationEnsemble(members: [member]) != nil)
+}
+
+@Test func halfPrecisionValuesDecodeExactly() {
+    #expect(ArticulationNetwork.half(0x3C00) == 1)
+    #expect(ArticulationNetwork.half(0xC000) == -2)
+    #expect(ArticulationNetwork.half(0x3555) == Float(0.333251953125))
+    #expect(ArticulationNetwork.half(0x0001) == Float(5.9604644775390625e-8))
+    #expect(ArticulationNetwork.half(0x7BFF) == 65504)
+    #expect(ArticulationNetwork.half(0x8000) == 0 && ArticulationNetwork.half(0x8000).sign == .minus)
+    #expect(ArticulationNetwork.half(0x7C00) == .infinity)
+    #expect(ArticulationNetwork.half(0x7E00).isNaN)
+}
+
+@Test func learnedModelIsTheDefaultAndV1StaysSelectable() throws {
+    #expect(LipSyncStream().model == .learned)
+    #expect(LipSyncStream(model: .v1).model == .v1)
+    let speech = try SpeechFixture.samples("speech_bilabial")
+    let learned = LipSyncDriver.frames(speech, model: .learned)
+    let v1 = LipSyncDriver.frames(speech, model: .v1)
+    #expect(learned.count == v1.count)
+    #expect(learned != v1)
+    #expect(LipSyncDriver.frames(speech) == learned)
+    #expect(LipSyncDriver.frames(speech, model: .v1) == v1)
+}
+
+@Test func nonSpeechKeepsTheLearnedMouthNearlyStill() {
+    let seconds = 3
+    let n = 16000 * seconds
+    func pcm(_ f: (Double) -> Double) -> [Int16] {
+        (0..<n).map { Int16((f(Double($0) / 16000) * 32767).rounded()) }
+    }
+    let tone = pcm { 0.25 * sin(2 * Double.pi * 440 * $0) }
+    let chord = pcm { t in [261.6, 329.6, 392.0].reduce(0) { $0 + 0.08 * sin(2 * Double.pi * $1 * t) } }
+    var clicks = [Int16](repeating: 0, count: n)
+    for start in stride(from: 0, to: n - 20, by: 1600) {
+        for i in 0..<20 { clicks[start + i] = Int16(16000 * exp(-Double(i) / 4)) }
+    }
+    for (name, audio) in [("tone", tone), ("chord", chord), ("clicks", clicks)] {
+        let frames = LipSyncDriver.frames(audio, model: .learned)
+        let opening = frames.map { $0.jawOpen * (1 - $0.lipPress) }
+        // The first 200 ms of a sound that starts abruptly may look like a voice's onset, and its last 80 ms,
+        // where it is cut off, like a voice stopping (a twitch of at most 0.2); in between the mouth stays shut.
+        let edges = opening.prefix(5) + opening.suffix(2), middle = opening.dropFirst(5).dropLast(2)
+        let mean = middle.reduce(0, +) / Float(middle.count)
+        #expect(edges.allSatisfy { $0 < 0.2 }, "\(name) onset or cut opens the mouth to \(edges.max() ?? 0)")
+        #expect(middle.allSatisfy { $0 < 0.1 }, "\(name) opens the mouth to \(middle.max() ?? 0)")
+        #expect(mean < 0.02, "\(name) mean opening \(mean)")
+    }
+}
