@@ -48,9 +48,11 @@ deps:
 build: $(LIB) $(CLI)
 
 # SwiftPM does not relink when only the version script changes: remove the library first so it always does.
+# --static-swift-stdlib links the Swift runtime into the command too (the library does it in Package.swift), so
+# both run on machines without the Swift toolchain.
 $(SWIFTLIB) $(REL)/essence2-cli &: $(SWIFT_SOURCES)
 	@rm -f $(SWIFTLIB)
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 	@touch $(SWIFTLIB) $(REL)/essence2-cli
 
 $(LIB): $(SWIFTLIB)
@@ -100,6 +102,7 @@ test-c: all $(CTESTS)
 test-cli: build
 	integration/cli/run.sh $(CLI)
 	integration/cli/faces.sh $(CLI)
+	integration/cli/outputs.sh $(CLI)
 
 test-install: build
 	integration/install/run.sh
@@ -157,12 +160,22 @@ install: build
 	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/essence2
 	install -m 0644 avatars/*.imx $(DESTDIR)$(PREFIX)/share/essence2/avatars/
 	install -m 0644 models/*.tflite models/LICENSE.mediapipe models/SHA256SUMS $(DESTDIR)$(PREFIX)/share/essence2/models/
+	@# The loader's cache: a system prefix (one in /etc/ld.so.conf, like /usr/local) needs ldconfig to find the new
+	@# library; a private prefix needs an rpath or LD_LIBRARY_PATH, which the last lines say.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
+	@if [ -z "$(DESTDIR)" ] && ! ldconfig -p 2>/dev/null | grep -q "=> $(PREFIX)/lib/libessence2.so.$(SOMAJOR)$$"; then \
+	  echo "note: $(PREFIX)/lib is not in the dynamic loader's search path. Link programs with"; \
+	  echo "      cc app.c \$$(pkg-config --cflags --libs essence2) -Wl,-rpath,$(PREFIX)/lib"; \
+	  echo "      or run them with LD_LIBRARY_PATH=$(PREFIX)/lib, or (as root) add $(PREFIX)/lib to"; \
+	  echo "      /etc/ld.so.conf.d/essence2.conf and run ldconfig."; \
+	fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libessence2.so $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(SOMAJOR) \
 	      $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(VERSION) $(DESTDIR)$(PREFIX)/include/essence2.h \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc $(DESTDIR)$(PREFIX)/bin/essence2
 	rm -rf $(DESTDIR)$(PREFIX)/share/essence2
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
 
 clean:
 	rm -rf .build $(OUT) out

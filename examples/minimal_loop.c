@@ -1,11 +1,13 @@
 /*
  * minimal_loop.c - the minimal realtime loop of essence2: a live audio source feeds the engine in 20 ms
- * chunks, the host pulls frames at 25 a second and shows (here: writes) every frame it is handed.
+ * chunks, the host pulls frames at 25 a second and shows (here: writes) every frame it is handed. It waits
+ * without sleeping: in poll() on be_essence2_frame_fd(), which becomes readable when a frame is due, with a
+ * timeout for the next audio chunk; and it sees the end of the reply in be_essence2_reply_counts().
  *
- * Usage: minimal_loop AVATAR.imx SPEECH.(wav|flac|ogg) OUT.y4m
+ * Usage: minimal_loop AVATAR.imx SPEECH OUT.y4m
  *
- * The speech must be 16 kHz mono (any format libsndfile reads); convert other audio with
- * `essence2 render`, which resamples, or with `sox in.wav -r 16000 -c 1 out.wav`.
+ * SPEECH is 16 kHz mono audio in any file format libsndfile reads (WAV, FLAC, Ogg...); make one from any
+ * audio with `essence2 audio IN -o speech16k.wav` (it resamples and downmixes).
  * OUT.y4m is YUV4MPEG2 with 4:4:4 chroma (`C444`: no chroma subsampling, so the conversion from the
  * engine's B,G,R frames is per pixel and exact to BT.601 limited range); ffmpeg and mpv read it, e.g.
  * `ffmpeg -i OUT.y4m -i SPEECH.wav -pix_fmt yuv420p out.mp4`.
@@ -16,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <poll.h>
 #include <sndfile.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,18 +36,12 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
-/* Prints why an essence2 call failed: the code's meaning and the library's reason on this thread. */
+/* Prints why an essence2 call failed: the library's reason on this thread (the code's general meaning when
+   there is none). */
 static void report(const char *what, int32_t code) {
     char reason[512] = "";
     be_essence2_last_error(reason, (int32_t)sizeof reason);
-    fprintf(stderr, "minimal_loop: %s failed: %d (%s)%s%s\n", what, code, be_essence2_strerror(code),
-            reason[0] ? ": " : "", reason);
+    fprintf(stderr, "minimal_loop: %s failed (%d): %s\n", what, code, reason[0] ? reason : be_essence2_strerror(code));
 }
 
 /* Reads a whole 16 kHz mono file; returns the samples (caller frees) or NULL with a message printed. */
@@ -59,9 +56,8 @@ static int16_t *read_speech(const char *path, int32_t *count) {
     if (info.samplerate != BE_ESSENCE2_SAMPLE_RATE || info.channels != 1) {
         fprintf(stderr,
                 "minimal_loop: %s is %d Hz with %d channel(s); the engine takes 16 kHz mono (16000 Hz, 1 channel).\n"
-                "  Use `essence2 render %s ...`, which resamples, or convert it first: "
-                "sox %s -r 16000 -c 1 speech16k.wav\n",
-                path, info.samplerate, info.channels, path, path);
+                "  Convert it first: essence2 audio %s -o speech16k.wav\n",
+                path, info.samplerate, info.channels, path);
         sf_close(sf);
         return NULL;
     }
@@ -105,9 +101,10 @@ static int write_y4m_frame(FILE *out, const uint8_t *bgr, int32_t w, int32_t h, 
 
 int main(int argc, char **argv) {
     if (argc != 4) {
-        fprintf(stderr, "usage: minimal_loop AVATAR.imx SPEECH.(wav|flac|ogg) OUT.y4m\n"
-                        "  plays SPEECH (16 kHz mono) into the engine like a live source and writes every frame\n"
-                        "  handed out, at 25 fps, to OUT.y4m (YUV4MPEG2, 4:4:4).\n");
+        fprintf(stderr, "usage: minimal_loop AVATAR.imx SPEECH OUT.y4m\n"
+                        "  plays SPEECH (16 kHz mono, WAV/FLAC/Ogg...; `essence2 audio IN -o speech16k.wav` makes\n"
+                        "  one from any audio) into the engine like a live source and writes every frame handed\n"
+                        "  out, at 25 fps, to OUT.y4m (YUV4MPEG2, 4:4:4).\n");
         return 2;
     }
     const char *avatar = argv[1], *speech = argv[2], *out_path = argv[3];
@@ -153,9 +150,19 @@ int main(int argc, char **argv) {
         goto done;
     }
 
+    int fd = be_essence2_frame_fd(h);
+    if (fd < 0) {
+        report("be_essence2_frame_fd", fd);
+        goto done;
+    }
+    int64_t replies_ended = 0;
+    if ((rc = be_essence2_reply_counts(h, NULL, &replies_ended)) != 0) {
+        report("be_essence2_reply_counts", rc);
+        goto done;
+    }
     long frames = 0, speech_frames = 0;
     int32_t pushed = 0;
-    int audio_done = 0, saw_speech = 0;
+    int audio_done = 0;
     double start = now_s();
     double give_up = start + nsamples / (double)BE_ESSENCE2_SAMPLE_RATE + 15.0;
     for (;;) {
@@ -184,24 +191,35 @@ int main(int argc, char **argv) {
             goto done;
         }
         if (got > 0) {
-            int32_t kind = be_essence2_last_frame_kind(h);
             frames++;
-            if (kind == BE_ESSENCE2_FRAME_SPEECH) {
-                speech_frames++;
-                saw_speech = 1;
-            }
+            if (be_essence2_last_frame_kind(h) == BE_ESSENCE2_FRAME_SPEECH) speech_frames++;
             if (write_y4m_frame(out, frame, w, ht, planes) != 0) {
                 fprintf(stderr, "minimal_loop: cannot write %s: %s\n", out_path, strerror(errno));
                 goto done;
             }
-            /* the reply is over when an idle frame follows its speech */
-            if (audio_done && saw_speech && kind == BE_ESSENCE2_FRAME_IDLE) break;
+            /* the reply is over when the count of ended replies grows (an idle frame followed its speech) */
+            int64_t ended = 0;
+            if ((rc = be_essence2_reply_counts(h, NULL, &ended)) != 0) {
+                report("be_essence2_reply_counts", rc);
+                goto done;
+            }
+            if (ended > replies_ended) break;
         }
-        if (now_s() > give_up) {
+        double now = now_s();
+        if (now > give_up) {
             fprintf(stderr, "minimal_loop: the reply did not end within %.0f s\n", give_up - start);
             goto done;
         }
-        sleep_ms(5);
+        /* wait for the next frame, or until the next audio chunk is due */
+        double next_chunk = audio_done ? give_up : start + (double)pushed / BE_ESSENCE2_SAMPLE_RATE;
+        int timeout_ms = (int)((next_chunk - now) * 1000.0 + 0.999);
+        if (timeout_ms < 0) timeout_ms = 0;
+        if (timeout_ms > 100) timeout_ms = 100;
+        struct pollfd wait_for_frame = {.fd = fd, .events = POLLIN};
+        if (poll(&wait_for_frame, 1, timeout_ms) < 0 && errno != EINTR) {
+            fprintf(stderr, "minimal_loop: poll: %s\n", strerror(errno));
+            goto done;
+        }
     }
     if (fclose(out) != 0) {
         out = NULL;

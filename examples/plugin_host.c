@@ -45,6 +45,8 @@
     X(be_essence2_frames_available)    \
     X(be_essence2_pull_frame)          \
     X(be_essence2_idle_frame)          \
+    X(be_essence2_frame_fd)            \
+    X(be_essence2_reply_counts)        \
     X(be_essence2_get_info)            \
     X(be_essence2_reset)               \
     X(be_essence2_last_frame_kind)     \
@@ -136,8 +138,9 @@ static int resolve(void *lib, struct essence2_api *api) {
 static void report(const struct essence2_api *api, const char *what, int32_t code) {
     char reason[512] = "";
     api->be_essence2_last_error(reason, (int32_t)sizeof reason);
-    fprintf(stderr, "plugin_host: %s failed: %d (%s)%s%s\n", what, code, api->be_essence2_strerror(code),
-            reason[0] ? ": " : "", reason);
+    /* The reason says exactly what went wrong; strerror only the code's general meaning. */
+    fprintf(stderr, "plugin_host: %s failed (%d): %s\n", what, code,
+            reason[0] ? reason : api->be_essence2_strerror(code));
 }
 
 /* One short unpaced reply on a fresh engine; returns 0 when its frames came out as they should. */

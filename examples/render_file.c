@@ -42,8 +42,8 @@ static void sleep_ms(int ms) {
 static void report(const char *what, int32_t code) {
     char reason[512] = "";
     be_essence2_last_error(reason, (int32_t)sizeof reason);
-    fprintf(stderr, "render_file: %s failed: %d (%s)%s%s\n", what, code, be_essence2_strerror(code),
-            reason[0] ? ": " : "", reason);
+    /* The reason says exactly what went wrong; strerror only the code's general meaning. */
+    fprintf(stderr, "render_file: %s failed (%d): %s\n", what, code, reason[0] ? reason : be_essence2_strerror(code));
 }
 
 static int16_t *read_speech(const char *path, int32_t *count) {

@@ -58,7 +58,7 @@
 
 /* ---- Version ---------------------------------------------------------------------------------------- */
 #define ESSENCE2_VERSION_MAJOR 1 /**< incompatible ABI changes (a new SONAME) */
-#define ESSENCE2_VERSION_MINOR 1 /**< functions and codes added, compatible */
+#define ESSENCE2_VERSION_MINOR 1 /**< functions and codes added, compatible (1.1: frame_fd, reply_counts, version_number) */
 #define ESSENCE2_VERSION_PATCH 0 /**< fixes */
 /** One number for a version: major * 1000000 + minor * 1000 + patch. */
 #define ESSENCE2_VERSION_NUMBER(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))
@@ -274,6 +274,34 @@ int32_t be_essence2_pull_frame(be_essence2_handle h, uint8_t *out, int32_t capac
  */
 BE_ESSENCE2_WARN_UNUSED_RESULT
 int32_t be_essence2_idle_frame(be_essence2_handle h, uint8_t *out, int32_t capacity);
+
+/**
+ * A file descriptor that is readable while a frame can be pulled (be_essence2_frames_available() > 0), so a
+ * host can wait for the next frame in poll(), epoll, select or an event loop (GLib, libuv, ...) instead of
+ * sleeping. In realtime pacing it becomes readable when the next frame falls due (within about 1 ms) and has
+ * rendered; in unpaced pacing as soon as a frame has rendered. It is level-triggered: it stays readable until
+ * the pulls have taken what is available. Waiting on it never blocks the engine, and no other call waits.
+ * Wait for POLLIN / EPOLLIN only; never read, write or close it. A pull after it became readable may still
+ * return 0 in a race with the pacing clock: then wait again.
+ * @return the descriptor (>= 0; the same one on every call), or -1 (unknown handle, or no descriptor could be
+ *         made: too many open files).
+ * Reason: set on -1, cleared otherwise.
+ * Ownership: the engine owns it and closes it when it is destroyed: remove it from your event loop before
+ *         be_essence2_destroy().
+ * Thread safety: safe from any thread; any thread may wait on the descriptor.
+ */
+int32_t be_essence2_frame_fd(be_essence2_handle h);
+
+/**
+ * How many replies have started and ended, as seen in the frames handed out: a reply starts with its first
+ * SPEECH frame and ends with the first IDLE frame after it (or when an interrupt ends it). A C loop sees the
+ * end of a reply when `ended` grows, without comparing frame kinds itself.
+ * @param started optional (may be NULL): receives the replies started so far.
+ * @param ended   optional (may be NULL): receives the replies ended so far (started - 1 <= ended <= started).
+ * @return 0, or -1 for an unknown handle.
+ * Reason: set on -1, cleared on 0.
+ */
+int32_t be_essence2_reply_counts(be_essence2_handle h, int64_t *started, int64_t *ended);
 
 /**
  * Frame size of the current mode, in pixels.

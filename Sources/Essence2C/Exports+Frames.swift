@@ -87,3 +87,24 @@ public func be_essence2_last_frame_kind(_ h: OpaquePointer?) -> Int32 {
     guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
     return succeed(engine.lastFrameKind?.rawValue ?? -1)
 }
+
+@_cdecl("be_essence2_frame_fd")
+public func be_essence2_frame_fd(_ h: OpaquePointer?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    switch engine.frameDescriptor() {
+    case .success(let descriptor):
+        return succeed(descriptor)
+    case .failure(let error):
+        return fail(ResultCode.argument, error.reason + " (too many open files? raise the limit or close some)")
+    }
+}
+
+@_cdecl("be_essence2_reply_counts")
+public func be_essence2_reply_counts(_ h: OpaquePointer?, _ started: UnsafeMutablePointer<Int64>?,
+                                     _ ended: UnsafeMutablePointer<Int64>?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    let counts = engine.replyCounts
+    started?.pointee = counts.started
+    ended?.pointee = counts.ended
+    return succeed(ResultCode.ok)
+}

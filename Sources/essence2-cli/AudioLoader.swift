@@ -10,10 +10,15 @@ enum AudioLoader {
     /// - Throws: `CLIError` with status 3 when the file is missing, unreadable or holds no samples.
     static func load(path: String) throws(CLIError) -> SpeechAudio {
         try FileCheck.requireReadableFile(path, what: "speech file", status: ExitStatus.badAudio)
+        if FileCheck.size(path) == 0 {
+            throw CLIError("speech file '\(path)' is empty (0 bytes): give a recording with speech in it", status: ExitStatus.badAudio)
+        }
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
             let reason = String(cString: sf_strerror(nil))
-            throw CLIError("cannot read audio '\(path)': \(reason)", status: ExitStatus.badAudio)
+            throw CLIError("cannot read audio '\(path)': \(reason.trimmingTrailingPeriod()) (essence2 reads WAV, FLAC, "
+                           + "Ogg Vorbis/Opus, MP3, AIFF and the other formats of libsndfile; convert others first, "
+                           + "for example: ffmpeg -i '\(path)' speech.wav)", status: ExitStatus.badAudio)
         }
         defer { sf_close(file) }
         let channels = Int(info.channels)

@@ -4,13 +4,17 @@ import Glibc
 enum ChildProcess {
     /// Starts `argv` (argv[0] searched in PATH unless it holds a slash). Descriptors not given stay this
     /// process's own; every descriptor this program opens is close-on-exec, so nothing else leaks in.
-    static func spawn(_ argv: [String], stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws(CLIError) -> pid_t {
+    /// `more` maps further descriptors of this process to numbers in the child (3 and up), for files the child
+    /// should write by `/dev/fd/N`.
+    static func spawn(_ argv: [String], stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil,
+                      more: [(descriptor: Int32, as: Int32)] = []) throws(CLIError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
         if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
         if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+        for extra in more { posix_spawn_file_actions_adddup2(&actions, extra.descriptor, extra.as) }
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
         cArguments.append(nil)
         defer { for pointer in cArguments { free(pointer) } }

@@ -1,42 +1,65 @@
 import Glibc
 
-/// Pipes raw B,G,R frames into ffmpeg, which encodes them (H.264, or MPEG-4 part 2 without libx264) and
-/// muxes the speech, written to a temporary 16 kHz .wav, as AAC.
+/// Pipes raw B,G,R frames into ffmpeg, which encodes them and muxes the speech as it is in the speech file
+/// (its own rate and channels, encoded at a good bit rate). The output is written to an anonymous file in the
+/// destination's directory and appears under its name only when ffmpeg has finished (`AtomicOutput`).
 final class FFmpegSink: FrameSink {
-    private let outputPath: String
-    private let temporary: TemporaryDirectory
-    private let logPath: String
+    private let output: AtomicOutput
+    private let log: ScratchFile
     private var pipe: OutputFile?
     private var pid: pid_t
     private var finished = false
 
-    var outputs: [String] { [outputPath] }
+    var outputs: [String] { [output.path] }
 
-    /// The arguments after the program name: video from standard input, audio from `audioPath`, padded
-    /// with silence to the video's length (`apad` + `-shortest`).
-    static func arguments(width: Int, height: Int, audioPath: String, outputPath: String, codec: VideoCodec) -> [String] {
+    /// The descriptor number the child writes the output to (`/dev/fd/3`).
+    static let outputDescriptor: Int32 = 3
+
+    /// What to encode.
+    struct Settings: Equatable {
+        var width: Int
+        var height: Int
+        var container: OutputContainer
+        var codec: VideoCodec
+        /// x264's speed/size trade-off (ultrafast ... veryslow).
+        var preset: String
+        /// Channels of the speech file (for the audio bit rate).
+        var audioChannels: Int
+    }
+
+    /// The arguments after the program name: video from standard input, audio from `speechPath` (padded with
+    /// silence to the video's length: `apad` + `-shortest`), the result to `/dev/fd/3`.
+    static func arguments(_ settings: Settings, speechPath: String) -> [String] {
+        let (width, height) = (settings.width, settings.height)
         var arguments = ["-hide_banner", "-loglevel", "error", "-y",
                          "-f", "rawvideo", "-pix_fmt", "bgr24", "-s", "\(width)x\(height)", "-r", "25", "-i", "-",
-                         "-i", audioPath, "-map", "0:v:0", "-map", "1:a:0"]
+                         "-i", speechPath, "-map", "0:v:0", "-map", "1:a:0"]
         if width % 2 != 0 || height % 2 != 0 {
             // 4:2:0 needs even sizes: drop the odd last column or row.
             arguments += ["-vf", "crop=\(width / 2 * 2):\(height / 2 * 2):0:0"]
         }
-        switch codec {
-        case .h264: arguments += ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18"]
-        case .mpeg4: arguments += ["-c:v", "mpeg4", "-pix_fmt", "yuv420p", "-q:v", "2"]
+        switch settings.codec {
+        case .h264: arguments += ["-c:v", "libx264", "-preset", settings.preset, "-crf", "18", "-pix_fmt", "yuv420p"]
+        case .mpeg4: arguments += ["-c:v", "mpeg4", "-q:v", "2", "-pix_fmt", "yuv420p"]
+        case .vp9:
+            arguments += ["-c:v", "libvpx-vp9", "-crf", "30", "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8",
+                          "-row-mt", "1", "-pix_fmt", "yuv420p"]
         }
-        arguments += ["-af", "apad", "-c:a", "aac", "-b:a", "128k", "-shortest", "-movflags", "+faststart", outputPath]
+        let channels = max(1, settings.audioChannels)
+        if settings.container.isWebM {
+            arguments += ["-c:a", "libopus", "-b:a", "\(min(96 * channels, 256))k"]
+        } else {
+            arguments += ["-c:a", "aac", "-b:a", "\(min(channels == 1 ? 128 : 96 * channels, 320))k"]
+        }
+        arguments += ["-af", "apad", "-shortest"]
+        if settings.container.fastStart { arguments += ["-movflags", "+faststart"] }
+        arguments += ["-f", settings.container.muxer, "/dev/fd/\(outputDescriptor)"]
         return arguments
     }
 
-    init(ffmpeg: String, codec: VideoCodec, width: Int, height: Int, audio: [Int16], outputPath: String) throws(CLIError) {
-        self.outputPath = outputPath
-        temporary = try TemporaryDirectory()
-        let audioPath = temporary.file("speech.wav")
-        logPath = temporary.file("ffmpeg.log")
-        try WAVFile.write(path: audioPath, samples: audio, sampleRate: SpeechAudio.sampleRate)
-        let log = try OutputFile(creating: logPath)
+    init(ffmpeg: String, settings: Settings, speechPath: String, outputPath: String) throws(CLIError) {
+        output = try AtomicOutput(path: outputPath)
+        log = try ScratchFile()
         let (readEnd, writeEnd) = try ChildProcess.pipe()
         let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer {
@@ -45,13 +68,14 @@ final class FFmpegSink: FrameSink {
         }
         do throws(CLIError) {
             pid = try ChildProcess.spawn(
-                [ffmpeg] + Self.arguments(width: width, height: height, audioPath: audioPath, outputPath: outputPath, codec: codec),
-                stdin: readEnd, stdout: devNull >= 0 ? devNull : nil, stderr: log.descriptor)
+                [ffmpeg] + Self.arguments(settings, speechPath: speechPath),
+                stdin: readEnd, stdout: devNull >= 0 ? devNull : nil, stderr: log.descriptor,
+                more: [(output.file.descriptor, Self.outputDescriptor)])
         } catch {
             close(writeEnd)
+            output.discard()
             throw error
         }
-        try? log.close()
         pipe = OutputFile(descriptor: writeEnd, name: "the pipe to ffmpeg")
     }
 
@@ -61,18 +85,18 @@ final class FFmpegSink: FrameSink {
             try pipe.write(bgr)
         } catch {
             // ffmpeg has gone away (EPIPE); its own message says why.
-            _ = stopAndWait()
-            throw CLIError("ffmpeg failed\(logTail())")
+            let status = stopAndWait()
+            throw CLIError("ffmpeg stopped (exit status \(status)) while encoding '\(output.path)'\(logTail())")
         }
     }
 
     func finish(frameCount: Int) throws(CLIError) {
         let status = stopAndWait()
-        if status != 0 {
-            unlink(outputPath)
-            throw CLIError("ffmpeg failed (exit status \(status))\(logTail())")
+        guard status == 0 else {
+            output.discard()
+            throw CLIError("ffmpeg could not encode '\(output.path)' (exit status \(status))\(logTail())")
         }
-        temporary.remove()
+        try output.commit()
     }
 
     func abandon() {
@@ -80,8 +104,7 @@ final class FFmpegSink: FrameSink {
             kill(pid, SIGTERM)
             _ = stopAndWait()
         }
-        unlink(outputPath)
-        temporary.remove()
+        output.discard()
     }
 
     /// Closes the pipe (end of video) and waits for ffmpeg to exit; returns its status.
@@ -93,17 +116,9 @@ final class FFmpegSink: FrameSink {
         return ChildProcess.wait(pid)
     }
 
-    /// The last lines ffmpeg wrote, as ": ..." text to append to a message.
+    /// The last lines ffmpeg wrote, as ":\n  ..." text to append to a message.
     private func logTail() -> String {
-        guard let file = fopen(logPath, "r") else { return "" }
-        defer { fclose(file) }
-        var lines: [String] = []
-        var buffer = [CChar](repeating: 0, count: 1024)
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            let line = String(nulTerminated: buffer).trimmingTrailingNewline()
-            if !line.isEmpty { lines.append(line) }
-            if lines.count > 8 { lines.removeFirst() }
-        }
+        let lines = log.tail(lines: 8)
         return lines.isEmpty ? "" : ":\n  " + lines.joined(separator: "\n  ")
     }
 }

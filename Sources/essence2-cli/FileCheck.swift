@@ -15,6 +15,13 @@ enum FileCheck {
     }
 
     /// Throws unless `path` is a regular file this process may read.
+    /// The size in bytes of the file at `path`, or nil when it cannot be examined.
+    static func size(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     static func requireReadableFile(_ path: String, what: String, status: Int32) throws(CLIError) {
         var info = stat()
         guard stat(path, &info) == 0 else {

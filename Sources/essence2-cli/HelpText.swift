@@ -37,23 +37,30 @@ enum HelpText {
     static let render = """
     usage: essence2 render SPEECH [options]
 
-    Renders the avatar speaking SPEECH (WAV, FLAC, Ogg, AIFF...: any rate and channel count; converted to
-    16 kHz mono) as fast as the machine goes, and writes a video with the speech as its sound track.
+    Renders the avatar speaking SPEECH (WAV, FLAC, Ogg, AIFF...: any rate and channel count; the engine
+    hears it as 16 kHz mono) as fast as the machine goes, and writes a video with the speech, at its own
+    rate and channels, as its sound track.
 
       -a, --avatar A.imx    avatar file (default: grace-hopper.imx, see essence2 --help)
-      -o, --output FILE     output video (default: SPEECH's name with .mp4, in the current directory).
-                            Encoded by ffmpeg (H.264 + AAC) when ffmpeg is installed; without ffmpeg, or
-                            when FILE ends in .y4m, writes FILE.y4m (raw video) and FILE.wav (16 kHz audio).
+      -o, --output FILE     output video (default: SPEECH's name with .mp4, in the current directory):
+                            .mp4/.m4v, .mov, .mkv (H.264 + AAC) or .webm (VP9 + Opus), encoded by ffmpeg;
+                            .y4m writes FILE.y4m (raw video) and FILE.wav (16 kHz mono) without ffmpeg.
+                            The file appears only when complete: an existing one is replaced at the end,
+                            and an interrupted or failed render leaves it as it was.
+          --preset P        x264 speed against file size: ultrafast ... veryslow (default veryfast, so the
+                            encoder takes about as long as the engine; slower presets make smaller files)
       -m, --mode full|head  full: the whole portrait (default); head: a square crop around the head
           --seed N          seed of the idle motion (blinks, head movement), for reproducible output
           --lipsync M       how speech moves the mouth: learned (the trained model, default) or v1
                             (version 1's loudness-driven mapping, for comparison)
-          --frames DIR      also write every frame as DIR/frame_00000.png, ...
+          --frames DIR      also write every frame as DIR/frame_00000.png, ... (removed again if the
+                            render fails or is interrupted)
+      -q, --quiet           print nothing but errors
       -h, --help            this text
 
     The video holds the speech frames (one per 40 ms of audio) and the few frames of the face easing back
-    to rest; the sound is padded with silence to the video's length. A progress bar is drawn when standard
-    error is a terminal.
+    to rest; the sound is padded with silence to the video's length. Progress (elapsed time, time left,
+    speed) is a bar on a terminal, else a line every 5 seconds on standard error.
     """
 
     static let audio = """

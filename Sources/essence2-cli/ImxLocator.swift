@@ -33,7 +33,14 @@ enum ImxLocator {
             if FileCheck.isDirectory(given) {
                 throw CLIError("avatar '\(given)' is a directory, not an .imx file", status: ExitStatus.badAvatar)
             }
-            throw CLIError("avatar file '\(given)' not found", status: ExitStatus.badAvatar)
+            var looked = [given]
+            if !given.contains("/") {
+                let names = PathName.fileExtension(given) == "imx" ? [given] : [given, "\(given).imx"]
+                looked += searchDirectories().flatMap { directory in names.map { "\(directory)/\($0)" } }
+            }
+            throw CLIError("avatar '\(given)' not found (looked for \(looked.joined(separator: ", "))); pass the path "
+                           + "of an .imx file, or make one with 'essence2 avatar build PHOTO -o NAME.imx'",
+                           status: ExitStatus.badAvatar)
         }
         let places = searchDirectories().map { "\($0)/\(defaultFile)" }.joined(separator: ", ")
         throw CLIError("default avatar not found (looked for \(places)); pass --avatar FILE.imx", status: ExitStatus.badAvatar)

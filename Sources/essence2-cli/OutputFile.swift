@@ -40,6 +40,15 @@ final class OutputFile {
         try bytes.withUnsafeBufferPointer { (buffer) throws(CLIError) in try write(UnsafeRawBufferPointer(buffer)) }
     }
 
+    /// Makes sure what was written is on disk before the file gets its name (a crash then cannot leave an
+    /// empty file under a good name).
+    func flushToDisk() throws(CLIError) {
+        guard descriptor >= 0 else { return }
+        if fsync(descriptor) != 0 && errno != EINVAL {
+            throw CLIError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Closes the descriptor; a failing close (a full disk can show up only here) is an error.
     func close() throws(CLIError) {
         guard descriptor >= 0 else { return }

@@ -10,13 +10,15 @@ enum RenderCommand {
             print(HelpText.render)
             return
         }
+        if let output = options.outputPath, Directory.sameFile(output, options.speechPath) {
+            throw .usage("the output '\(output)' would overwrite the speech file; choose another -o")
+        }
         let speech = try AudioLoader.load(path: options.speechPath)
         let (avatarPath, avatar) = try ImxLocator.load(options.avatar)
-        let plan = OutputPlan.decide(requested: options.outputPath, speechPath: options.speechPath,
-                                     ffmpeg: ChildProcess.findInPath("ffmpeg"), codec: VideoCodec.best)
+        let plan = try OutputPlan.decide(requested: options.outputPath, speechPath: options.speechPath,
+                                         ffmpeg: ChildProcess.findInPath("ffmpeg"), encoders: VideoCodec.encoders)
         try checkOutputs(plan: plan, options: options)
         if let note = plan.note { Console.error("essence2: \(note)\n") }
-        if let directory = options.framesDirectory { try Directory.create(directory) }
 
         let engine = Engine(avatar: avatar)
         defer { engine.stop() }
@@ -27,24 +29,34 @@ enum RenderCommand {
         let (width, height) = engine.frameSize
         let frameBytes = engine.frameBytes
 
+        Interruption.catchSignals()
         let sink: FrameSink
         switch plan.kind {
-        case .encoded(let ffmpeg, let codec):
-            sink = try FFmpegSink(ffmpeg: ffmpeg, codec: codec, width: width, height: height,
-                                  audio: speech.samples, outputPath: plan.videoPath)
+        case .encoded(let ffmpeg, let container, let codec):
+            let settings = FFmpegSink.Settings(width: width, height: height, container: container, codec: codec,
+                                               preset: options.preset, audioChannels: speech.sourceChannels)
+            sink = try FFmpegSink(ffmpeg: ffmpeg, settings: settings, speechPath: options.speechPath,
+                                  outputPath: plan.videoPath)
         case .y4m(let audioPath):
             sink = try Y4MSink(videoPath: plan.videoPath, audioPath: audioPath, width: width, height: height,
                                audio: speech.samples)
         }
-        Interruption.catchSignals()
+        let frameFiles: FrameFiles?
+        do throws(CLIError) {
+            frameFiles = try options.framesDirectory.map { (directory) throws(CLIError) in try FrameFiles(directory: directory) }
+        } catch {
+            sink.abandon()
+            throw error
+        }
         let expected = RenderTiming.speechFrames(forSamples: speech.samples.count)
-        let progress = ProgressBar(total: expected, label: "render")
+        let progress = ProgressReport.make(total: expected, label: "render", quiet: options.quiet)
         let frame = UnsafeMutableRawBufferPointer.allocate(byteCount: frameBytes, alignment: 64)
         defer { frame.deallocate() }
         let result: OfflineRender.Result
         do throws(CLIError) {
             result = try speech.samples.withUnsafeBufferPointer { (samples) throws(CLIError) in
                 try OfflineRender.run(engine: engine, samples: samples, frame: frame) { (_, index) throws(CLIError) in
+                    try Interruption.check()
                     let bytes = UnsafeRawBufferPointer(rebasing: frame[0..<frameBytes])
                     do throws(CLIError) {
                         try sink.append(bgr: bytes)
@@ -53,9 +65,7 @@ enum RenderCommand {
                         try Interruption.check()
                         throw error
                     }
-                    if let directory = options.framesDirectory {
-                        try PNGWriter.write(path: framePath(directory: directory, index: index), bgr: bytes, width: width, height: height)
-                    }
+                    try frameFiles?.write(index: index, bgr: bytes, width: width, height: height)
                     progress?.update(done: index + 1)
                 }
             }
@@ -65,6 +75,7 @@ enum RenderCommand {
         } catch {
             progress?.clear()
             sink.abandon()
+            frameFiles?.remove()
             throw error
         }
         if result.speechFrames != expected {
@@ -73,27 +84,19 @@ enum RenderCommand {
         if result.strayIdleFrames > 0 {
             Console.error("essence2: warning: the engine handed out \(result.strayIdleFrames) idle frames inside the reply; left out of the video\n")
         }
+        guard !options.quiet else { return }
         let seconds = Double(result.frames) * RenderTiming.frameSeconds
         let speed = RenderTiming.realTimeFactor(frames: result.frames, seconds: result.seconds)
         print("essence2: wrote \(sink.outputs.joined(separator: " and ")): \(width)x\(height), \(result.frames) frames "
               + "(\(Formatting.fixed(seconds, digits: 2)) s: \(result.speechFrames) speech, \(result.rampFrames) easing to rest), "
-              + "avatar \(avatarPath), rendered at \(Formatting.fixed(speed, digits: 1))x real time")
-        if let directory = options.framesDirectory {
-            print("essence2: wrote \(result.frames) PNG frames to \(directory)/")
+              + "avatar \(avatarPath), rendered and encoded at \(Formatting.fixed(speed, digits: 1))x real time")
+        if let frameFiles {
+            print("essence2: wrote \(result.frames) PNG frames to \(frameFiles.directory)/")
         }
-    }
-
-    /// `DIR/frame_00000.png`, numbered from 0.
-    static func framePath(directory: String, index: Int) -> String {
-        let number = String(index)
-        return "\(directory)/frame_\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
     }
 
     /// Refuses outputs that would overwrite the speech file or land in a missing directory.
     private static func checkOutputs(plan: OutputPlan, options: RenderOptions) throws(CLIError) {
-        if PathName.fileExtension(plan.videoPath).isEmpty {
-            throw .usage("the output '\(plan.videoPath)' has no extension to choose the format by: use .mp4 (or .mkv, .mov), or .y4m")
-        }
         var outputs = [plan.videoPath]
         if case .y4m(let audioPath) = plan.kind { outputs.append(audioPath) }
         for output in outputs {

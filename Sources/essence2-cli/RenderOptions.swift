@@ -14,8 +14,15 @@ struct RenderOptions {
     var lipSync: LipSyncModel = .learned
     /// Directory to also write every frame into as PNG.
     var framesDirectory: String?
+    /// x264's preset (speed against file size); `veryfast` keeps the encoder from outweighing the engine.
+    var preset = "veryfast"
+    /// No progress and no closing summary: only errors are printed.
+    var quiet = false
     /// `true` when the user asked for help instead.
     var wantsHelp = false
+
+    /// x264's presets, fastest first.
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
 
     static let scanner = ArgumentScanner(options: [
         .init(name: "--avatar", aliases: ["-a"], takesValue: true),
@@ -24,6 +31,8 @@ struct RenderOptions {
         .init(name: "--seed", takesValue: true),
         .init(name: "--lipsync", takesValue: true),
         .init(name: "--frames", takesValue: true),
+        .init(name: "--preset", takesValue: true),
+        .init(name: "--quiet", aliases: ["-q"], takesValue: false),
         .init(name: "--help", aliases: ["-h"], takesValue: false),
     ])
 
@@ -54,6 +63,13 @@ struct RenderOptions {
         if let model = scanned.value("--lipsync") {
             options.lipSync = try parseLipSync(model)
         }
+        if let preset = scanned.value("--preset") {
+            guard presets.contains(preset.lowercased()) else {
+                throw .usage("unknown --preset '\(preset)' (use one of \(presets.joined(separator: ", ")); faster presets make larger files)")
+            }
+            options.preset = preset.lowercased()
+        }
+        options.quiet = scanned.has("--quiet")
         return options
     }
 

@@ -6,3 +6,10 @@ extension String {
         return result
     }
 }
+
+extension String {
+    /// The string without a final "." (library messages end in one; ours go on after them).
+    func trimmingTrailingPeriod() -> String {
+        hasSuffix(".") ? String(dropLast()) : self
+    }
+}

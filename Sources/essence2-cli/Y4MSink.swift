@@ -1,19 +1,20 @@
 import Glibc
 
-/// Writes the video as a .y4m file and the speech as a 16 kHz mono .wav padded to the video's length.
+/// Writes the video as a .y4m file and the speech as a 16 kHz mono .wav padded to the video's length; both
+/// appear under their names only when complete (`AtomicOutput`).
 final class Y4MSink: FrameSink {
-    private let videoPath: String
+    private let video: AtomicOutput
     private let audioPath: String
     private let audio: [Int16]
     private let writer: Y4MWriter
 
-    var outputs: [String] { [videoPath, audioPath] }
+    var outputs: [String] { [video.path, audioPath] }
 
     init(videoPath: String, audioPath: String, width: Int, height: Int, audio: [Int16]) throws(CLIError) {
-        self.videoPath = videoPath
         self.audioPath = audioPath
         self.audio = audio
-        writer = try Y4MWriter(path: videoPath, width: width, height: height)
+        video = try AtomicOutput(path: videoPath)
+        writer = try Y4MWriter(file: video.file, width: width, height: height)
     }
 
     func append(bgr: UnsafeRawBufferPointer) throws(CLIError) {
@@ -21,14 +22,14 @@ final class Y4MSink: FrameSink {
     }
 
     func finish(frameCount: Int) throws(CLIError) {
-        try writer.finish()
-        try WAVFile.write(path: audioPath, samples: audio, sampleRate: SpeechAudio.sampleRate,
+        let wav = try AtomicOutput(path: audioPath)
+        try WAVFile.write(to: wav.file, samples: audio, sampleRate: SpeechAudio.sampleRate,
                           paddedTo: frameCount * RenderTiming.samplesPerFrame)
+        try video.commit()
+        try wav.commit()
     }
 
     func abandon() {
-        try? writer.finish()
-        unlink(videoPath)
-        unlink(audioPath)
+        video.discard()
     }
 }

@@ -15,10 +15,11 @@ final class Y4MWriter {
         width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
     }
 
-    init(path: String, width: Int, height: Int) throws(CLIError) {
+    /// Starts the stream in `file` (which the caller closes or commits).
+    init(file: OutputFile, width: Int, height: Int) throws(CLIError) {
         self.width = width
         self.height = height
-        file = try OutputFile(creating: path)
+        self.file = file
         planes = [UInt8](repeating: 0, count: Self.planeBytes(width: width, height: height))
         try file.write(Array(Self.header(width: width, height: height).utf8))
     }
@@ -30,7 +31,6 @@ final class Y4MWriter {
         try planes.withUnsafeBufferPointer { (buffer) throws(CLIError) in try file.write(UnsafeRawBufferPointer(buffer)) }
     }
 
-    func finish() throws(CLIError) { try file.close() }
 
     /// B,G,R to planar Y, U, V (4:2:0: chroma from the average of each 2x2 block), BT.601 limited range.
     /// Runs on raw pointers with wrapping arithmetic (the values are bounded bytes), so it vectorises.

@@ -116,7 +116,7 @@ fi
 "$BUILD/minimal_loop" "$AVATAR" "$tmp/44k.wav" "$tmp/never.y4m" >"$tmp/44k.log" 2>&1
 st=$?
 if [ $st -ne 0 ] && grep -q "44100 Hz" "$tmp/44k.log" && grep -q "16 kHz mono" "$tmp/44k.log" \
-   && grep -q "essence2 render" "$tmp/44k.log"; then
+   && grep -q "essence2 audio" "$tmp/44k.log"; then
   ok "minimal_loop refuses 44.1 kHz audio (status $st): $(head -n 1 "$tmp/44k.log")"
 else
   fail "minimal_loop on 44.1 kHz audio: status $st, message: $(cat "$tmp/44k.log")"
@@ -126,7 +126,7 @@ st=$?
 if [ $st -ne 0 ] && grep -q "^usage: minimal_loop" "$tmp/usage.log"; then ok "minimal_loop prints its usage"; else fail "minimal_loop without arguments: status $st"; fi
 "$BUILD/minimal_loop" "$tmp/none.imx" "$DEMO" "$tmp/never.y4m" >/dev/null 2>"$tmp/noavatar.log"
 st=$?
-if [ $st -ne 0 ] && grep -q "be_essence2_create failed: -2" "$tmp/noavatar.log"; then
+if [ $st -ne 0 ] && grep -q "be_essence2_create failed (-2): no such file" "$tmp/noavatar.log"; then
   ok "minimal_loop reports a missing avatar: $(head -n 1 "$tmp/noavatar.log")"
 else
   fail "minimal_loop with a missing avatar: status $st, message: $(cat "$tmp/noavatar.log")"

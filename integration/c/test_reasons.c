@@ -97,6 +97,10 @@ void test_every_function_sets_its_reason_on_failure_and_clears_it_on_success(voi
     SUCCEEDS_AND_CLEARS(rc = be_essence2_pull_frame(f.h, f.frame, f.bytes), rc == 0 || rc == f.bytes);
     FAILS_WITH_REASON(rc = be_essence2_idle_frame(bad, f.frame, f.bytes), rc == -1);
     SUCCEEDS_AND_CLEARS(rc = be_essence2_idle_frame(f.h, f.frame, f.bytes), rc == 0 || rc == f.bytes);
+    FAILS_WITH_REASON(rc = be_essence2_frame_fd(bad), rc == -1);
+    SUCCEEDS_AND_CLEARS(rc = be_essence2_frame_fd(f.h), rc >= 0);
+    FAILS_WITH_REASON(rc = be_essence2_reply_counts(bad, NULL, NULL), rc == -1);
+    SUCCEEDS_AND_CLEARS(rc = be_essence2_reply_counts(f.h, &n, NULL), rc == 0);
     FAILS_WITH_REASON(rc = be_essence2_get_info(f.h, NULL, &ht), rc == -1);
     SUCCEEDS_AND_CLEARS(rc = be_essence2_get_info(f.h, &w, &ht), rc == 0);
     FAILS_WITH_REASON(rc = be_essence2_reset(bad), rc == -1);

@@ -23,6 +23,11 @@ void test_every_function_sets_its_reason_on_failure_and_clears_it_on_success(voi
 void test_a_full_ring_says_how_full_it_is(void);
 void test_version_macros_and_codes_agree_with_the_library(void);
 
+/* test_events.c */
+void test_frame_fd_wakes_a_poll_loop_25_times_a_second_in_realtime(void);
+void test_frame_fd_drives_an_unpaced_reply_to_its_end(void);
+void test_reply_counts_count_an_interrupt_once_and_take_null(void);
+
 /* test_avatar_files.c */
 void test_corrupt_avatar_files_are_refused_with_a_reason(void);
 

@@ -121,12 +121,15 @@ hw=$(probe "$T/head.mp4" v:0 width); hh=$(probe "$T/head.mp4" v:0 height)
 check "--mode head video is square (${hw}x$hh) and smaller than ${width}x$height" \
     sh -c "[ $hw -le $((hh + 1)) ] && [ $hh -le $((hw + 1)) ] && [ $hw -lt $width ] && [ $hh -lt $height ]"
 
-# Without ffmpeg: a .y4m and a .wav, and the user is told.
+# Without ffmpeg an MP4 cannot be made: render says so and what to do, and writes nothing; -o FILE.y4m works.
 mkdir -p "$T/nobin"
 PATH="$T/nobin" "$BIN" render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 -o "$T/nof.mp4" >"$T/out" 2>"$T/err"
-check "without ffmpeg render still exits 0" [ $? = 0 ]
-check "without ffmpeg the user is told (.y4m + .wav instead of .mp4)" grep -q "ffmpeg.*nof.y4m.*nof.wav" "$T/err"
-check "without ffmpeg no .mp4 is written" [ ! -e "$T/nof.mp4" ]
+check "without ffmpeg, -o FILE.mp4 fails (exit 1)" [ $? = 1 ]
+check "without ffmpeg the user is told to install it or to write .y4m" \
+    grep -q "ffmpeg.*not installed.*apt install ffmpeg.*-o .*nof.y4m" "$T/err"
+check "without ffmpeg nothing is written" [ ! -e "$T/nof.mp4" ] && [ ! -e "$T/nof.y4m" ] && [ ! -e "$T/nof.wav" ]
+PATH="$T/nobin" "$BIN" render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 -o "$T/nof.y4m" >"$T/out" 2>"$T/err"
+check "without ffmpeg, -o FILE.y4m writes FILE.y4m and FILE.wav (exit 0)" [ $? = 0 ] && [ -s "$T/nof.y4m" ] && [ -s "$T/nof.wav" ]
 header=$(head -1 "$T/nof.y4m")
 check "y4m header: '$header'" [ "$header" = "YUV4MPEG2 W$width H$height F25:1 Ip A1:1 C420jpeg XYSCSS=420JPEG" ]
 frame_size=$((6 + width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)))

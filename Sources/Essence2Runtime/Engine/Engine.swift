@@ -132,6 +132,11 @@ package final class Engine: Sendable {
         return nil
     }
 
+    /// A file descriptor that is readable while a frame can be pulled (level-triggered; owned by the engine).
+    package func frameDescriptor() -> Result<Int32, FrameSignalError> {
+        core.frameDescriptor()
+    }
+
     /// Frames ready to pull now (0: the next pull returns nothing).
     package func framesAvailable() -> Int {
         let now = core.clock.nanoseconds()

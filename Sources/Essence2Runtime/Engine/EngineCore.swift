@@ -14,6 +14,8 @@ final class EngineCore: Sendable {
     private let wakeSignal = DispatchSemaphore(value: 0)
     private let exitSignal = DispatchSemaphore(value: 0)
     private let exited = Atomic<Bool>(false)
+    /// The host's frame descriptor, once asked for (`frameDescriptor()`); kept level with `available`.
+    private let signal = Mutex<FrameSignal?>(nil)
 
     init(avatar: Avatar, clock: any MonotonicClock) {
         self.avatar = avatar
@@ -37,13 +39,35 @@ final class EngineCore: Sendable {
         return wasRunning
     }
 
+    /// The descriptor that is readable while a frame can be pulled, created on the first call.
+    func frameDescriptor() -> Result<Int32, FrameSignalError> {
+        let made = signal.withLock { current -> Result<FrameSignal, FrameSignalError> in
+            if let current { return .success(current) }
+            var reason = ""
+            guard let created = FrameSignal(reason: &reason) else { return .failure(FrameSignalError(reason: reason)) }
+            current = created
+            return .success(created)
+        }
+        guard case .success(let frames) = made else {
+            if case .failure(let error) = made { return .failure(error) }
+            return .failure(FrameSignalError(reason: "no frame descriptor"))
+        }
+        let now = clock.nanoseconds()
+        frames.set(state.withLock { $0.available(now: now) } > 0)
+        wake()  // the render thread keeps it level from now on
+        return .success(frames.descriptor)
+    }
+
     func take(into out: UnsafeMutableRawBufferPointer, idleOnly: Bool) -> Engine.PullResult {
         let now = clock.nanoseconds()
-        let (result, needsPlanning) = state.withLock { s in
+        let frames = signal.withLock { $0 }
+        let (result, needsPlanning, stillAvailable) = state.withLock { s in
             s.needsPlanning = false
             let result = s.take(now: now, idleOnly: idleOnly, capacity: out.count)
-            return (result, s.needsPlanning)
+            let available = frames == nil ? false : s.available(now: now) > 0
+            return (result, s.needsPlanning, available)
         }
+        frames?.set(stillAvailable)
         switch result {
         case .notDue:
             if needsPlanning { wake() }
@@ -86,15 +110,24 @@ final class EngineCore: Sendable {
         let renderer = Renderer(avatar: avatar)
         while true {
             let now = clock.nanoseconds()
-            let (job, busy, stopped) = state.withLock { s -> (RenderJob?, Bool, Bool) in
-                if s.stopped { return (nil, false, true) }
+            let frames = signal.withLock { $0 }
+            let (job, busy, stopped, available, nextDue) = state.withLock { s -> (RenderJob?, Bool, Bool, Bool, Int64?) in
+                if s.stopped { return (nil, false, true, false, nil) }
                 let busy = s.plan(now: now)
-                return (s.nextJob(), busy, false)
+                let available = frames == nil ? false : s.available(now: now) > 0
+                let nextDue = s.pacing == .realtime ? s.clock.nextDue.map { $0 - FrameClock.earlyTolerance } : nil
+                return (s.nextJob(), busy, false, available, nextDue)
             }
+            frames?.set(available)
             if stopped { return }
             guard let job else {
-                // Waiting for audio, for a pull, or (realtime) for a frame's due time.
-                _ = wakeSignal.wait(timeout: .now() + .milliseconds(busy ? 4 : 50))
+                // Waiting for audio, for a pull, or (realtime) for a frame's due time; with a frame descriptor,
+                // wake when the next frame falls due so the descriptor becomes readable on time.
+                var waitNanoseconds: Int64 = busy ? 4_000_000 : 50_000_000
+                if frames != nil, !available, let nextDue, nextDue > now {
+                    waitNanoseconds = min(waitNanoseconds, nextDue - now + 500_000)
+                }
+                _ = wakeSignal.wait(timeout: .now() + .nanoseconds(Int(waitNanoseconds)))
                 continue
             }
             guard let buffer = job.buffer ?? FrameBuffer(count: job.bytes, mode: job.mode) else {
@@ -103,7 +136,12 @@ final class EngineCore: Sendable {
                 continue
             }
             renderer.render(job.params, mode: job.mode, into: buffer.bytes)
-            state.withLock { $0.finish(id: job.id, buffer: buffer) }
+            let finishedAt = clock.nanoseconds()
+            let ready = state.withLock { s -> Bool in
+                s.finish(id: job.id, buffer: buffer)
+                return frames == nil ? false : s.available(now: finishedAt) > 0
+            }
+            frames?.set(ready)
         }
     }
 

@@ -1,0 +1,50 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file descriptor that is readable while a frame can be pulled, for hosts that wait in `poll`/`epoll` or an
+/// event loop instead of sleeping (`be_essence2_frame_fd`). It is the read end of a non-blocking pipe: the
+/// engine writes one byte to raise it and drains it to lower it, so it is level-triggered and never blocks the
+/// engine. Created on first use; closed when the engine is released.
+package final class FrameSignal: Sendable {
+    /// The read end, handed to the host.
+    package let descriptor: Int32
+    private let writeEnd: Int32
+    private let raised = Mutex(false)
+
+    /// nil when the pipe cannot be made (out of file descriptors); `reason` says why.
+    package init?(reason: inout String) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            reason = "cannot create the frame descriptor: \(String(cString: strerror(errno)))"
+            return nil
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        descriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(descriptor)
+        close(writeEnd)
+    }
+
+    /// Makes the descriptor readable (`true`) or not (`false`); a no-op when it already is.
+    package func set(_ ready: Bool) {
+        raised.withLock { raised in
+            guard raised != ready else { return }
+            var byte: UInt8 = 1
+            if ready {
+                raised = write(writeEnd, &byte, 1) == 1
+            } else {
+                while read(descriptor, &byte, 1) == 1 {}
+                raised = false
+            }
+        }
+    }
+}

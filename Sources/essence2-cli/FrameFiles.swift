@@ -1,0 +1,48 @@
+import Glibc
+
+/// The PNG frames `render --frames DIR` writes: each appears whole (written under a hidden name, then
+/// renamed), and `remove()` takes back every file written, and the directory if this run created it.
+final class FrameFiles {
+    let directory: String
+    private let createdDirectory: Bool
+    private var written: [String] = []
+
+    /// Uses `directory`, creating it when it does not exist.
+    init(directory: String) throws(CLIError) {
+        self.directory = directory
+        let existed = FileCheck.isDirectory(directory)
+        try Directory.create(directory)
+        createdDirectory = !existed
+    }
+
+    /// `DIR/frame_00000.png`, numbered from 0.
+    static func path(directory: String, index: Int) -> String {
+        let number = String(index)
+        return "\(directory)/frame_\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
+    }
+
+    /// Writes frame `index`.
+    func write(index: Int, bgr: UnsafeRawBufferPointer, width: Int, height: Int) throws(CLIError) {
+        let final = Self.path(directory: directory, index: index)
+        let partial = "\(directory)/.frame.partial-\(getpid()).png"
+        do throws(CLIError) {
+            try PNGWriter.write(path: partial, bgr: bgr, width: width, height: height)
+        } catch {
+            unlink(partial)
+            throw error
+        }
+        guard rename(partial, final) == 0 else {
+            let code = errno
+            unlink(partial)
+            throw CLIError("cannot write '\(final)': \(String(cString: strerror(code)))")
+        }
+        written.append(final)
+    }
+
+    /// Removes every frame written (after a failure or an interruption).
+    func remove() {
+        for file in written { unlink(file) }
+        written.removeAll()
+        if createdDirectory { rmdir(directory) }
+    }
+}
