@@ -93,7 +93,7 @@ test: deps test-swift test-c test-cli test-install
 
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
-test-swift:
+test-swift: build
 	$(SWIFT) test -c release --scratch-path .build/tests
 
 test-c: all $(CTESTS)
@@ -117,6 +117,7 @@ bench: deps build
 	@echo "face detection + Face Mesh landmarks (avatar build), one thread:"
 	@for p in avatars/sources/grace_hopper.jpg avatars/sources/astronaut.png; do \
 	  printf '  %s:' "$$p"; $(CLI) avatar detect $$p --time 21 | tail -1 | sed 's/^  time/ time/'; done
+	@tools/bench_render.sh $(CLI)
 
 # The training data of the lip-sync model (docs/lipsync.md): espeak-ng, Festival and Flite voices with exact phone
 # timings, new voices warped from the recorded ones (WORLD, pyworld), augmented; deterministic for a seed. Needs the

@@ -5,6 +5,7 @@ import PackageDescription
 //   Essence2Runtime    engine, pacing, audio analysis and lip sync, renderer, .imx reader: all libessence2.so runs
 //   CEssence2Weights   the learned lip-sync model's weights, embedded as bytes (C, #embed)
 //   Essence2C          the C interface (be_essence2_* thunks) -> libessence2.so, the only code it adds
+//   Essence2Kit        the Swift API (the reference's Essence2Engine, frames as AsyncStream) on the runtime
 //   Essence2Vision     TensorFlow Lite reader and interpreter, face detector and landmarker (the command's)
 //   Essence2Authoring  avatar builder, portrait framing, .imx and JSON writing (the command's)
 //   essence2-cli       the `essence2` command
@@ -14,12 +15,15 @@ let package = Package(
     name: "essence2",
     products: [
         .library(name: "essence2", type: .dynamic, targets: ["Essence2C"]),
+        // The Swift API (docs/swift-api.md): `.product(name: "Essence2Kit", package: "essence2")`.
+        .library(name: "Essence2Kit", targets: ["Essence2Kit"]),
         // The command is built as `essence2-cli`; the Makefile installs it as `essence2`.
         .executable(name: "essence2-cli", targets: ["essence2-cli"]),
     ],
     targets: [
         .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2ls"]),
         .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights"]),
+        .target(name: "Essence2Kit", dependencies: ["Essence2Runtime"]),
         .target(name: "Essence2Vision", dependencies: ["Essence2Runtime"]),
         .target(name: "Essence2Authoring", dependencies: ["Essence2Runtime", "Essence2Vision"]),
         .target(
@@ -48,7 +52,7 @@ let package = Package(
         ),
         .testTarget(
             name: "Essence2Tests",
-            dependencies: ["Essence2Runtime", "Essence2Vision", "Essence2Authoring"],
+            dependencies: ["Essence2Runtime", "Essence2Vision", "Essence2Authoring", "Essence2Kit"],
             exclude: ["Fixtures"]
         ),
     ],

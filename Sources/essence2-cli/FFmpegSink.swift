@@ -12,6 +12,9 @@ final class FFmpegSink: FrameSink {
 
     var outputs: [String] { [output.path] }
 
+    /// `F_SETPIPE_SZ`, which Glibc's module does not export.
+    private static let setPipeSize: Int32 = 1031
+
     /// The descriptor number the child writes the output to (`/dev/fd/3`).
     static let outputDescriptor: Int32 = 3
 
@@ -61,6 +64,9 @@ final class FFmpegSink: FrameSink {
         output = try AtomicOutput(path: outputPath)
         log = try ScratchFile()
         let (readEnd, writeEnd) = try ChildProcess.pipe()
+        // A pipe holds 64 KiB by default: a frame would cross it in dozens of context switches. Ask for 1 MiB
+        // (Linux's default ceiling; a refusal only costs speed).
+        _ = fcntl(writeEnd, Self.setPipeSize, Int32(1 << 20))
         let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer {
             close(readEnd)

@@ -116,7 +116,7 @@ import Glibc
     @Test func version2IsAVersionError() {
         var bytes = valid
         AvatarFixture.writeU32(&bytes, 8, 2)
-        #expect(AvatarFixture.readError(bytes) == AvatarFileError(.version, "unsupported .imx version 2 (this library reads version 1)"))
+        #expect(AvatarFixture.readError(bytes) == AvatarFileError(.version, "unsupported .imx version 2 (this library reads version 1): use a newer essence2"))
         AvatarFixture.reseal(&bytes)
         #expect(kind(bytes) == .version)
     }

@@ -11,10 +11,10 @@ import Glibc
     static let ms: Int64 = 1_000_000
 
     /// A vowel-like test signal: harmonics of 140 Hz, with `gaps` silent stretches.
-    static func speech(seconds: Double, amplitude: Double = 9000) -> [Int16] {
-        let n = Int(seconds * 16_000)
+    static func speech(seconds: Double, amplitude: Double = 9000, rate: Int = 16_000) -> [Int16] {
+        let n = Int(seconds * Double(rate))
         return (0..<n).map { i in
-            let t = Double(i) / 16_000
+            let t = Double(i) / Double(rate)
             var v = 0.0
             for h in 1...8 { v += sin(2 * .pi * 140 * Double(h) * t) / Double(h) }
             let envelope = 0.55 + 0.45 * sin(2 * .pi * 3 * t)

@@ -29,10 +29,13 @@ package struct AvatarFileError: Error, Sendable, CustomStringConvertible, Equata
     package var kind: Kind
     /// What exactly went wrong, in words.
     package var reason: String
+    /// A `.version` failure because the file is older than this library reads (not newer).
+    package var isOutdated: Bool
 
-    package init(_ kind: Kind, _ reason: String) {
+    package init(_ kind: Kind, _ reason: String, outdated: Bool = false) {
         self.kind = kind
         self.reason = reason
+        isOutdated = outdated
     }
 
     package var description: String { reason }

@@ -38,7 +38,13 @@ struct AvatarFileLayout: Sendable {
         let tableDigest = Array(reader.take(SHA256.digestSize) ?? [])
 
         guard version == F.version else {
-            throw AvatarFileError(.version, "unsupported .imx version \(version) (this library reads version \(F.version))")
+            if version < F.version {
+                throw AvatarFileError(.version, "the .imx format version \(version) is older than this library reads "
+                                      + "(version \(F.version)): build the avatar again (essence2 avatar build) or get a new copy",
+                                      outdated: true)
+            }
+            throw AvatarFileError(.version, "unsupported .imx version \(version) (this library reads version \(F.version)): "
+                                  + "use a newer essence2")
         }
         guard sectionCount >= 1, sectionCount <= UInt32(F.maxSections) else {
             throw AvatarFileError(.corrupt, "invalid section count \(sectionCount) (1...\(F.maxSections))")

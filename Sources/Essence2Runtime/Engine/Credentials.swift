@@ -18,6 +18,9 @@ package enum Credentials {
         secret.withLock { $0 = value }
     }
 
+    /// The secret stored by `setSecret`, if any.
+    package static var storedSecret: String? { secret.withLock { $0 } }
+
     /// The secret a new session uses: the stored one, else `ESSENCE2_API_SECRET`, else `BITHUMAN_API_SECRET`.
     package static func resolvedSecret() -> String? {
         if let stored = secret.withLock({ $0 }) { return stored }
@@ -36,7 +39,8 @@ package enum Credentials {
         return reason
     }
 
-    private static func environment(_ name: String) -> String? {
+    /// The value of the environment variable `name`, nil when unset.
+    package static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         return String(cString: value)
     }

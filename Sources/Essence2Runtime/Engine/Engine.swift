@@ -110,14 +110,47 @@ package final class Engine: Sendable {
         case bufferTooSmall
     }
 
+    /// A frame handed out, with what the caller may want to know about it (taken under the same lock).
+    package struct TakenFrame: Sendable, Equatable {
+        package var kind: FrameKind
+        package var bytes: Int
+        /// Index within its reply (speech and ramp frames), -1 for idle frames.
+        package var index: Int
+        /// The reply it belongs to (0 for idle frames).
+        package var replyID: UInt64
+        /// Replies started and ended so far, this frame counted.
+        package var repliesStarted: Int64
+        package var repliesEnded: Int64
+    }
+
+    /// The outcome of asking for a frame, with the frame's details.
+    package enum TakeOutcome: Sendable, Equatable {
+        case frame(TakenFrame)
+        case notDue
+        case bufferTooSmall
+    }
+
+    /// Takes the next due frame (reply or idle, or only idle) into `out`, with its details.
+    package func take(into out: UnsafeMutableRawBufferPointer, idleOnly: Bool = false) -> TakeOutcome {
+        core.take(into: out, idleOnly: idleOnly)
+    }
+
     /// Takes the next due frame (reply or idle) into `out`.
     package func pull(into out: UnsafeMutableRawBufferPointer) -> PullResult {
-        core.take(into: out, idleOnly: false)
+        Self.pullResult(core.take(into: out, idleOnly: false))
     }
 
     /// Takes the next idle frame into `out`, under the same pacing.
     package func pullIdle(into out: UnsafeMutableRawBufferPointer) -> PullResult {
-        core.take(into: out, idleOnly: true)
+        Self.pullResult(core.take(into: out, idleOnly: true))
+    }
+
+    private static func pullResult(_ outcome: TakeOutcome) -> PullResult {
+        switch outcome {
+        case .frame(let frame): return .frame(frame.kind, bytes: frame.bytes)
+        case .notDue: return .notDue
+        case .bufferTooSmall: return .bufferTooSmall
+        }
     }
 
     /// Takes the next due frame; nil when none is due or `out` is too small.

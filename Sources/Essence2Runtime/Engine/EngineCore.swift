@@ -58,14 +58,19 @@ final class EngineCore: Sendable {
         return .success(frames.descriptor)
     }
 
-    func take(into out: UnsafeMutableRawBufferPointer, idleOnly: Bool) -> Engine.PullResult {
+    func take(into out: UnsafeMutableRawBufferPointer, idleOnly: Bool) -> Engine.TakeOutcome {
         let now = clock.nanoseconds()
         let frames = signal.withLock { $0 }
-        let (result, needsPlanning, stillAvailable) = state.withLock { s in
+        let (result, needsPlanning, stillAvailable, shown) = state.withLock { s in
             s.needsPlanning = false
             let result = s.take(now: now, idleOnly: idleOnly, capacity: out.count)
             let available = frames == nil ? false : s.available(now: now) > 0
-            return (result, s.needsPlanning, available)
+            var shown: Engine.TakenFrame?
+            if case .frame(let buffer, let kind) = result, let last = s.lastShown {
+                shown = Engine.TakenFrame(kind: kind, bytes: buffer.bytes.count, index: last.index, replyID: last.replyID,
+                                          repliesStarted: s.tracker.started, repliesEnded: s.tracker.ended)
+            }
+            return (result, s.needsPlanning, available, shown)
         }
         frames?.set(stillAvailable)
         switch result {
@@ -76,10 +81,13 @@ final class EngineCore: Sendable {
             return .bufferTooSmall
         case .frame(let buffer, let kind):
             let count = buffer.bytes.count
-            out.baseAddress!.copyMemory(from: buffer.bytes.baseAddress!, byteCount: count)
+            if let target = out.baseAddress, let source = buffer.bytes.baseAddress {
+                target.copyMemory(from: source, byteCount: count)
+            }
             state.withLock { $0.recycle(buffer) }
             wake()
-            return .frame(kind, bytes: count)
+            return .frame(shown ?? Engine.TakenFrame(kind: kind, bytes: count, index: -1, replyID: 0,
+                                                     repliesStarted: 0, repliesEnded: 0))
         }
     }
 

@@ -1,0 +1,153 @@
+import Essence2Runtime
+import FoundationEssentials
+import Synchronization
+
+/// One talking avatar: speech in (`feed`), frames out (`frames()`, `nextFrame`, `pullFrame`), with idle motion
+/// between replies. The Swift API of the reference's Essence 2 SDK, on the same engine as the C interface
+/// (`libessence2.so`): every way of taking frames draws from that engine and hands out at most 25 a second in
+/// realtime pacing; in unpaced pacing the frames are byte-identical to the C interface's for the same avatar,
+/// audio and seed.
+///
+/// Every method is thread-safe, and none but the `async` ones waits: `feed` queues what the engine cannot take
+/// yet and pushes it as frames are taken. Call `shutdown()` when done (releasing the engine does it too).
+public final class Essence2Engine: Sendable {
+    /// Frames a second.
+    public static let framesPerSecond = StreamFormat.framesPerSecond
+
+    /// Frame width in pixels.
+    public let width: Int
+    /// Frame height in pixels.
+    public let height: Int
+
+    let engine: Engine
+    let clock: any KitClock
+    let state: Mutex<KitState>
+    let registration: UInt64
+
+    init(engine: Engine, clock: any KitClock) {
+        self.engine = engine
+        self.clock = clock
+        (width, height) = engine.frameSize
+        state = Mutex(KitState(frameBytes: engine.frameBytes))
+        registration = EngineRegistry.shared.nextID()
+        EngineRegistry.shared.add(self)
+    }
+
+    deinit {
+        EngineRegistry.shared.remove(registration)
+        engine.stop()
+        let continuations = state.withLock { $0.closeAll() }
+        continuations.finish()
+    }
+
+    // MARK: Creating
+
+    /// Opens the avatar at `identity` (an `.imx` file) and starts its engine, waiting until it is ready.
+    /// - Parameters:
+    ///   - resourcesDirectory: a directory of runtime files; this version carries what it needs inside the
+    ///     library, so it only has to exist when given.
+    ///   - readyTimeout: seconds to wait for the first frame to render.
+    /// - Throws: `Essence2KitError`.
+    public static func create(identity: URL, resourcesDirectory: URL? = nil, readyTimeout: Double = 300) async throws
+        -> Essence2Engine
+    {
+        try await create(identity: identity.path, resourcesDirectory: resourcesDirectory?.path, readyTimeout: readyTimeout,
+                         clock: SystemKitClock())
+    }
+
+    /// `create` on an injected clock (tests run it on virtual time).
+    package static func create(identity path: String, resourcesDirectory: String? = nil, readyTimeout: Double = 300,
+                               clock: any KitClock) async throws(Essence2KitError) -> Essence2Engine {
+        if let resourcesDirectory, !DirectoryCheck.isDirectory(resourcesDirectory) {
+            throw .resourcesUnavailable(reason: "'\(resourcesDirectory)' is not a directory (pass nil: this version "
+                                        + "needs no runtime files)")
+        }
+        let avatar: Avatar
+        do {
+            avatar = try AvatarFile.read(path: path)
+        } catch {
+            if error.isOutdated {
+                throw .identityOutdated(path: path, agentCode: nil, reason: error.description)
+            }
+            throw .identityUnreadable(reason: error.description)
+        }
+        if let refusal = Credentials.admitSession() {
+            throw .meteringRefused(reason: refusal)
+        }
+        let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock), clock: clock)
+        let deadline = clock.nanoseconds() + Int64(max(0, min(readyTimeout, 1e6)) * 1e9)
+        while !made.engine.isReady {
+            if clock.nanoseconds() >= deadline || Task.isCancelled {
+                made.shutdown()
+                throw .notReady
+            }
+            await clock.sleep(until: clock.nanoseconds() + Self.pollInterval)
+        }
+        return made
+    }
+
+    /// How often the `async` calls look for a due frame while they wait.
+    static let pollInterval: Int64 = 2_000_000
+
+    // MARK: Settings and status
+
+    /// How fast frames are handed out (`.realtime` by default).
+    public var pacing: Essence2Pacing {
+        get { engine.pacing == .unpaced ? .unpaced : .realtime }
+        set { engine.setPacing(newValue == .unpaced ? .unpaced : .realtime) }
+    }
+
+    /// Whether speech frames can flow (the first frame has rendered).
+    public var isReady: Bool { engine.isReady }
+
+    /// Speech frames skipped to stay on the audio: by the audio clock (a full frame late), or by the engine's
+    /// own timeline in realtime pacing.
+    public var droppedFrames: Int64 {
+        state.withLock { $0.dropped } + engine.skippedFrames
+    }
+
+    /// Samples fed and not yet turned into frames.
+    public var pendingSamples: Int {
+        state.withLock { $0.feed.sampleCount } + engine.bufferedSamples
+    }
+
+    /// Why the session was refused after it started; nil while it runs (this version meters nothing once a
+    /// session has started).
+    public var meteringRefusal: String? { nil }
+
+    /// Why rendering failed, when it did (the engine keeps handing out the frames it can); nil while healthy.
+    public var runtimeFailure: String? {
+        let health = engine.renderHealth
+        return health.failures == 0 ? nil : "rendering failed \(health.failures) time(s); latest: \(health.reason)"
+    }
+
+    /// Seeds the idle motion (blinks, head movement) of the frames planned from now on; the default seed comes
+    /// from the avatar. Set it right after `create` for reproducible output.
+    public func setSeed(_ seed: UInt64) {
+        engine.setSeed(seed)
+    }
+
+    // MARK: Lifecycle
+
+    /// Stops the engine: no more frames, every stream finishes. Idempotent.
+    public func shutdown() {
+        engine.stop()
+        let continuations = state.withLock { $0.closeAll() }
+        continuations.finish()
+    }
+
+    /// Stops every live engine of the process and waits, at most `timeoutMs` milliseconds in all, for their
+    /// background work. Returns the number stopped. Call it at exit.
+    @discardableResult
+    public static func quiesceAll(timeoutMs: Int32 = 5000) -> Int {
+        let engines = EngineRegistry.shared.all()
+        var stopped = 0
+        for engine in engines {
+            if engine.engine.stop() { stopped += 1 }
+            engine.shutdown()
+        }
+        let deadline = SystemClock().nanoseconds() + Int64(max(timeoutMs, 0)) * 1_000_000
+        for engine in engines { _ = engine.engine.waitUntilStopped(deadline: deadline) }
+        return stopped
+    }
+}

@@ -1,0 +1,322 @@
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Essence2Kit
+@testable import Essence2Runtime
+@testable import Essence2Authoring
+
+/// Essence2Kit through its public API: frames, events, audio clock, interrupt, shutdown, feeding at any rate,
+/// on virtual time where the pacing is what is tested.
+@Suite(.serialized) struct KitStreamTests {
+    static let avatarPath = TestAvatar.repositoryRoot + "/avatars/grace-hopper.imx"
+
+    /// 16 kHz mono speech-like samples in -1...1 (harmonics of 140 Hz, loudness varying at 3 Hz).
+    static func speech(seconds: Double, rate: Int = 16_000) -> [Float] {
+        EngineTests.speech(seconds: seconds, rate: rate).map { Float($0) / 32768 }
+    }
+
+    /// An engine on `clock`, ready (the render thread is real: waits in real time for the first frame).
+    static func engine(clock: any KitClock) async throws -> Essence2Engine {
+        let avatar = TestAvatar.grace
+        let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock), clock: clock)
+        for _ in 0..<5_000 where !made.isReady { usleep(1_000) }
+        try #require(made.isReady)
+        return made
+    }
+
+    /// Moves virtual time forward in 1 ms steps for `milliseconds`, letting other tasks run in between. The
+    /// engine renders in real time, so each virtual millisecond lasts about one real millisecond: slower than
+    /// that, a frame could be due before the render thread has drawn it (then it is skipped as late).
+    static func run(_ clock: VirtualKitClock, milliseconds: Int) async {
+        for _ in 0..<milliseconds {
+            clock.advance(by: 1_000_000)
+            await Task.yield()
+            usleep(900)
+            await Task.yield()
+        }
+    }
+
+    /// Collects what a stream hands out, with the virtual time of each.
+    final class Collected: Sendable {
+        let frames = Mutex<[(frame: Essence2Frame, at: Int64)]>([])
+        var count: Int { frames.withLock { $0.count } }
+        var all: [(frame: Essence2Frame, at: Int64)] { frames.withLock { $0 } }
+    }
+
+    static func collect(_ stream: AsyncStream<Essence2Frame>, clock: any KitClock, into collected: Collected) -> Task<Void, Never> {
+        Task {
+            for await frame in stream {
+                let now = clock.nanoseconds()
+                collected.frames.withLock { $0.append((frame, now)) }
+            }
+        }
+    }
+
+    @Test func framesFromTheStreamCome25AVirtualSecondAndKeepComingWhileIdle() async throws {
+        let clock = VirtualKitClock()
+        let engine = try await Self.engine(clock: clock)
+        let collected = Collected()
+        let consumer = Self.collect(engine.frames(), clock: clock, into: collected)
+        await Self.run(clock, milliseconds: 200)  // settle
+        let before = collected.count
+        await Self.run(clock, milliseconds: 2_000)
+        let counted = collected.count - before
+        #expect((49...51).contains(counted), "\(counted) frames in 2 virtual seconds")
+        #expect(collected.all.allSatisfy { !$0.frame.isSpeech && $0.frame.index == -1 })
+        consumer.cancel()
+        engine.shutdown()
+    }
+
+    @Test func speechFramesCarryAudioTimes004ApartAndEndsReplyComesOnce() async throws {
+        let engine = try await Self.engine(clock: SystemKitClock())
+        engine.pacing = .unpaced
+        engine.feed(Self.speech(seconds: 1.0))
+        engine.flushTail()
+        var frames: [Essence2Frame] = []
+        while let frame = await engine.nextFrame() {
+            frames.append(frame)
+            if frame.endsReply { break }
+            if frames.count > 200 { break }
+        }
+        let speech = frames.filter(\.isSpeech)
+        #expect(speech.count == 25)
+        #expect(speech.map(\.audioTime) == (0..<25).map { Double($0) * 0.04 })
+        #expect(speech.map(\.index) == Array(0..<25))
+        #expect(frames.filter(\.endsReply).count == 1)
+        #expect(frames.last?.endsReply == true && frames.last?.isSpeech == false)
+        #expect(frames.allSatisfy { $0.bgr.count == engine.width * engine.height * 3 })
+        engine.shutdown()
+    }
+
+    @Test func eventsStartAndEndEachReplyExactlyOnce() async throws {
+        let engine = try await Self.engine(clock: SystemKitClock())
+        engine.pacing = .unpaced
+        let events = engine.events()
+        let seen = Task { () -> [Essence2Event] in
+            var all: [Essence2Event] = []
+            for await event in events { all.append(event) }
+            return all
+        }
+        for _ in 0..<2 {
+            engine.feed(Self.speech(seconds: 0.5))
+            engine.flushTail()
+            var guardCount = 0
+            while let frame = await engine.nextFrame(), !frame.endsReply, guardCount < 200 { guardCount += 1 }
+        }
+        engine.shutdown()  // finishes the event stream
+        #expect(await seen.value == [.replyStarted, .replyEnded, .replyStarted, .replyEnded])
+    }
+
+    @Test func interruptMidReplyEndsItOnceAndEasesToRest() async throws {
+        let engine = try await Self.engine(clock: SystemKitClock())
+        engine.pacing = .unpaced
+        let events = engine.events()
+        let seen = Task { () -> [Essence2Event] in
+            var all: [Essence2Event] = []
+            for await event in events { all.append(event) }
+            return all
+        }
+        engine.feed(Self.speech(seconds: 3.0))
+        var speech = 0
+        while speech < 10, let frame = await engine.nextFrame() {
+            if frame.isSpeech { speech += 1 }
+        }
+        engine.interrupt()
+        engine.interrupt()  // a second interrupt while easing is nothing more
+        var after: [Essence2Frame] = []
+        while let frame = await engine.nextFrame(), after.count < 100 {
+            after.append(frame)
+            if frame.endsReply { break }
+        }
+        #expect(after.filter(\.isSpeech).count <= 4, "speech frames already rendered may still show: \(after.filter(\.isSpeech).count)")
+        #expect(after.last?.endsReply == true)
+        #expect(engine.pendingSamples == 0)
+        engine.shutdown()
+        #expect(await seen.value == [.replyStarted, .replyEnded])
+    }
+
+    @Test func shutdownFinishesEveryStream() async throws {
+        let engine = try await Self.engine(clock: SystemKitClock())
+        let frames = engine.frames()
+        let events = engine.events()
+        let framesDone = Task { for await _ in frames {} }
+        let eventsDone = Task { for await _ in events {} }
+        usleep(100_000)
+        engine.shutdown()
+        await framesDone.value
+        await eventsDone.value
+        #expect(await engine.nextFrame() == nil)
+        #expect(engine.pullFrame() == nil)
+        // Streams asked for after shutdown end at once.
+        for await _ in engine.frames() { Issue.record("a frame after shutdown") }
+    }
+
+    @Test func cancellingTheConsumerReleasesTheEngine() async throws {
+        weak var released: Essence2Engine?
+        let consumer: Task<Void, Never>
+        do {
+            let engine = try await Self.engine(clock: SystemKitClock())
+            released = engine
+            let stream = engine.frames()
+            consumer = Task { for await _ in stream {} }
+            usleep(200_000)
+        }
+        consumer.cancel()
+        await consumer.value
+        for _ in 0..<200 where released != nil { usleep(5_000) }
+        #expect(released == nil, "the engine is released (deinit ran) once its only consumer is cancelled")
+    }
+
+    @Test func pendingSamplesCountWhatTheRingCouldNotTakeYet() async throws {
+        let engine = try await Self.engine(clock: SystemKitClock())
+        engine.pacing = .unpaced
+        let fed = 20 * 16_000  // more than the engine's 16 s ring
+        engine.feed(Self.speech(seconds: 20))
+        let pending = engine.pendingSamples
+        #expect(pending > 16 * 16_000 && pending <= fed, "pending \(pending)")
+        for _ in 0..<100 { _ = await engine.nextFrame() }
+        #expect(engine.pendingSamples < pending)
+        #expect(engine.pendingSamples <= fed - 100 * 640 + 3_000)
+        engine.shutdown()
+    }
+
+    @Test(arguments: [8_000.0, 24_000.0, 44_100.0, 48_000.0])
+    func feedingAtAnyRateGivesAFrameFor40msOfAudio(rate: Double) async throws {
+        let engine = try await Self.engine(clock: SystemKitClock())
+        engine.pacing = .unpaced
+        let seconds = 1.2
+        let samples = Self.speech(seconds: seconds, rate: Int(rate))
+        // In uneven pieces, as a stream delivers them.
+        var start = 0
+        var piece = 0
+        while start < samples.count {
+            let end = min(samples.count, start + [1_000, 4_410, 333, 9_000][piece % 4])
+            engine.feed(Array(samples[start..<end]), sampleRate: rate)
+            start = end
+            piece += 1
+        }
+        engine.flushTail()
+        var speech = 0
+        while let frame = await engine.nextFrame() {
+            if frame.isSpeech { speech += 1 }
+            if frame.endsReply { break }
+        }
+        #expect(speech == Int((seconds * 25).rounded(.up)), "\(speech) speech frames for \(seconds) s at \(rate) Hz")
+        engine.shutdown()
+    }
+
+    @Test func followingAnAudioClockThatRunsAheadDropsLateFramesAndCountsThem() async throws {
+        let clock = VirtualKitClock()
+        let engine = try await Self.engine(clock: clock)
+        let started = Mutex<Int64?>(nil)
+        // The audio clock runs 1.5 times as fast as the frames (a device that plays ahead).
+        let audioClock: @Sendable () -> Double? = {
+            started.withLock { $0 }.map { Double(clock.nanoseconds() - $0) / 1e9 * 1.5 }
+        }
+        let collected = Collected()
+        let consumer = Self.collect(engine.frames(audioClock: audioClock), clock: clock, into: collected)
+        engine.feed(Self.speech(seconds: 3))
+        engine.flushTail()
+        var audioStarted = false
+        for _ in 0..<4_000 {
+            await Self.run(clock, milliseconds: 1)
+            if !audioStarted, collected.all.contains(where: { $0.frame.isSpeech }) {
+                started.withLock { $0 = clock.nanoseconds() }  // the audio starts on the first speech frame
+                audioStarted = true
+            }
+            if collected.all.contains(where: { $0.frame.endsReply }) { break }
+        }
+        let speech = collected.all.filter { $0.frame.isSpeech }
+        #expect(engine.droppedFrames > 10, "dropped \(engine.droppedFrames)")
+        #expect(speech.count + Int(engine.droppedFrames) >= 70)
+        // Every speech frame handed out was at most a frame behind the audio clock.
+        if let origin = started.withLock({ $0 }) {
+            for (frame, at) in speech.dropFirst() {
+                let played = Double(at - origin) / 1e9 * 1.5
+                #expect(played < frame.audioTime + 0.04 + 0.005, "frame \(frame.index) shown at \(played) s of audio")
+                #expect(played >= frame.audioTime - 0.005)
+            }
+        }
+        consumer.cancel()
+        engine.shutdown()
+    }
+
+    @Test func followingAnAudioClockThatRunsSlowHoldsEachFrameUntilItsTime() async throws {
+        let clock = VirtualKitClock()
+        let engine = try await Self.engine(clock: clock)
+        let started = Mutex<Int64?>(nil)
+        // A player 20% slow: frames must wait for it, none dropped.
+        let audioClock: @Sendable () -> Double? = {
+            started.withLock { $0 }.map { Double(clock.nanoseconds() - $0) / 1e9 * 0.8 }
+        }
+        let collected = Collected()
+        let consumer = Self.collect(engine.frames(audioClock: audioClock), clock: clock, into: collected)
+        engine.feed(Self.speech(seconds: 1))
+        engine.flushTail()
+        for _ in 0..<3_000 {
+            await Self.run(clock, milliseconds: 1)
+            if started.withLock({ $0 }) == nil, collected.all.contains(where: { $0.frame.isSpeech }) {
+                started.withLock { $0 = clock.nanoseconds() }
+            }
+            if collected.all.contains(where: { $0.frame.endsReply }) { break }
+        }
+        let speech = collected.all.filter { $0.frame.isSpeech }
+        #expect(engine.droppedFrames == 0)
+        #expect(speech.count >= 20, "\(speech.count) speech frames")
+        let origin = try #require(started.withLock { $0 })
+        for (frame, at) in speech.dropFirst() {
+            let played = Double(at - origin) / 1e9 * 0.8
+            #expect(played >= frame.audioTime - 0.005, "frame \(frame.index) at \(played) s: never before its audio")
+        }
+        consumer.cancel()
+        engine.shutdown()
+    }
+
+    @Test func createRefusesMissingFilesAndMissingResourceDirectories() async {
+        await #expect(throws: Essence2KitError.self) {
+            _ = try await Essence2Engine.create(identity: "/nonexistent/x.imx", clock: SystemKitClock())
+        }
+        do {
+            _ = try await Essence2Engine.create(identity: Self.avatarPath, resourcesDirectory: "/nonexistent-dir",
+                                                clock: SystemKitClock())
+            Issue.record("a missing resources directory was accepted")
+        } catch {
+            guard case .resourcesUnavailable = error else { Issue.record("wrong error \(error)"); return }
+        }
+    }
+
+    @Test func anOlderFormatVersionIsReportedAsOutdated() async throws {
+        var bytes = try AvatarFixture.repositoryFile("avatars/astronaut.imx")
+        AvatarFixture.writeU32(&bytes, 8, 0)
+        AvatarFixture.reseal(&bytes)
+        let path = AvatarFixture.temporaryPath("outdated.imx")
+        try BinaryFile.write(bytes, to: path)
+        defer { unlink(path) }
+        do {
+            _ = try await Essence2Engine.create(identity: path, clock: SystemKitClock())
+            Issue.record("an outdated identity was accepted")
+        } catch {
+            guard case .identityOutdated(let reported, _, let reason) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(reported == path && reason.contains("older"))
+        }
+    }
+
+    @Test func createWaitsForReadinessAndTimesOut() async throws {
+        let made = try await Essence2Engine.create(identity: Self.avatarPath, readyTimeout: 30, clock: SystemKitClock())
+        #expect(made.isReady && made.width == 512 && made.height == 600)
+        made.shutdown()
+        await #expect(throws: Essence2KitError.notReady) {
+            _ = try await Essence2Engine.create(identity: Self.avatarPath, readyTimeout: 0, clock: SystemKitClock())
+        }
+    }
+
+    @Test func quiesceAllStopsEveryLiveEngine() async throws {
+        let a = try await Self.engine(clock: SystemKitClock())
+        let b = try await Self.engine(clock: SystemKitClock())
+        #expect(Essence2Engine.quiesceAll(timeoutMs: 2_000) >= 2)
+        #expect(a.pullFrame() == nil && b.pullFrame() == nil)
+        #expect(await a.nextFrame() == nil)
+    }
+}
