@@ -16,14 +16,15 @@ CLI      := $(OUT)/essence2
 CFLAGS   ?= -O2 -g
 CWARN    := -std=c11 -Wall -Wextra -Werror -Iinclude
 LINKLIB  := -L$(LIBDIR) -lessence2 -Wl,-rpath,$(abspath $(LIBDIR))
-DEB_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg
-EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host
+DEB_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg libsdl2-dev \
+            xvfb imagemagick espeak-ng
+EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2ls') Package.swift
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -31,6 +32,7 @@ help:
 	@echo "make            release build: $(LIB), $(CLI), examples in $(OUT)/"
 	@echo "make demo       render the sample avatar speaking to out/demo.mp4"
 	@echo "make test       Swift tests, C tests of the ABI (also under AddressSanitizer), examples, the command"
+	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
 	@echo "make bench      speed and memory figures"
 	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command"
 	@echo "make deps       install the Debian packages the build needs (as root)"
@@ -75,6 +77,10 @@ $(OUT)/render_file: examples/render_file.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
+$(OUT)/live_player: examples/live_player.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sdl2 sndfile)
+
 $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ -ldl
@@ -89,7 +95,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LI
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
 
-test: deps test-swift test-c test-cli test-install
+test: deps test-swift test-c test-cli test-install test-player
 
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
@@ -106,6 +112,14 @@ test-cli: build
 
 test-install: build
 	integration/install/run.sh
+
+# The live players under Xvfb with SDL's file-backed sound card: audio/video offset, screenshot, --say, --mic.
+test-player: build $(OUT)/live_player
+	integration/player/run.sh $(CLI) $(OUT)/live_player $(OUT)/player-screenshot.png
+
+# Watch it live: Grace Hopper speaks the demo clip in a window, lips on the sound card's played position.
+live: deps build
+	$(CLI) play examples/audio/demo.wav --avatar avatars/grace-hopper.imx
 
 demo: deps build
 	@mkdir -p out

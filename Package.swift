@@ -45,10 +45,12 @@ let package = Package(
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate"),
         .systemLibrary(name: "CJpeg"),
         .systemLibrary(name: "CPng", pkgConfig: "libpng"),
+        // SDL2 for `essence2 play`, loaded at run time (the command does not link it).
+        .target(name: "CSDL2Loader"),
         .executableTarget(
             name: "essence2-cli",
-            dependencies: ["Essence2Runtime", "Essence2Vision", "Essence2Authoring",
-                           "CSndfile", "CSamplerate", "CJpeg", "CPng"]
+            dependencies: ["Essence2Runtime", "Essence2Kit", "Essence2Vision", "Essence2Authoring",
+                           "CSndfile", "CSamplerate", "CJpeg", "CPng", "CSDL2Loader"]
         ),
         .testTarget(
             name: "Essence2Tests",

@@ -24,7 +24,7 @@ public final class Essence2Engine: Sendable {
     let state: Mutex<KitState>
     let registration: UInt64
 
-    init(engine: Engine, clock: any KitClock) {
+    package init(engine: Engine, clock: any KitClock) {
         self.engine = engine
         self.clock = clock
         (width, height) = engine.frameSize

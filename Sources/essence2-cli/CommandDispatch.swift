@@ -14,6 +14,7 @@ enum CommandDispatch {
             switch command {
             case "render": try RenderCommand.run(rest)
             case "audio": try AudioCommand.run(rest)
+            case "play": try PlayCommand.run(rest)
             case "bench": try BenchCommand.run(rest)
             case "avatar": return AvatarCommand.run(rest)
             case "-h", "--help", "help":

@@ -10,4 +10,6 @@ enum ExitStatus {
     static let badAudio: Int32 = 3
     /// The avatar file is missing or not a valid avatar.
     static let badAvatar: Int32 = 4
+    /// `play`: no display, no sound device or no SDL2 to reach them.
+    static let noDevice: Int32 = 5
 }

@@ -7,6 +7,7 @@ enum HelpText {
         case "render": return render
         case "audio": return audio
         case "bench": return bench
+        case "play": return play
         default: return nil
         }
     }
@@ -16,8 +17,10 @@ enum HelpText {
 
     usage:
       essence2 render SPEECH [--avatar A.imx] [-o out.mp4] [--mode full|head] [--seed N]
-                     [--lipsync learned|v1] [--frames DIR]
+                     [--lipsync learned|v1] [--frames DIR] [--preset P] [--quiet]
                                  render SPEECH (any audio file) as a video of the avatar speaking it
+      essence2 play SPEECH | --say "TEXT" | --mic [--avatar A.imx]
+                                 watch and hear the avatar speak live in a window
       essence2 audio IN -o OUT.wav   convert any audio file to the engine's input (16 kHz mono 16-bit WAV)
       essence2 bench [--avatar A.imx] [--json]
                                  measure speed, memory and latency; prints one table
@@ -31,7 +34,8 @@ enum HelpText {
     looked up in those directories.
 
     exit status: 0 success, 1 failure while working (encoding, writing, engine), 2 bad command line,
-                 3 speech file missing, unreadable or empty, 4 avatar file missing or invalid.
+                 3 speech file missing, unreadable or empty, 4 avatar file missing or invalid,
+                 5 (play) no display, sound device or SDL2.
     """
 
     static let render = """
@@ -61,6 +65,27 @@ enum HelpText {
     The video holds the speech frames (one per 40 ms of audio) and the few frames of the face easing back
     to rest; the sound is padded with silence to the video's length. Progress (elapsed time, time left,
     speed) is a bar on a terminal, else a line every 5 seconds on standard error.
+    """
+
+    static let play = """
+    usage: essence2 play SPEECH [--avatar A.imx] | --say "TEXT" | --mic   [--once] [--log FILE]
+
+    Shows the avatar speaking in a window and plays the speech on the default sound device; the lips follow
+    what the sound card has actually played (its played-sample count), not the wall clock.
+
+      SPEECH                any audio file (WAV, FLAC, Ogg...; resampled for the engine)
+          --say "TEXT"      speak TEXT with espeak-ng (installed separately: sudo apt install espeak-ng)
+          --mic             mouth what the microphone hears (no sound is played)
+      -a, --avatar A.imx    avatar file (default: grace-hopper.imx, see essence2 --help)
+          --once            quit when the reply has ended
+          --log FILE        write, for each speech frame shown, its audio time and the sound card's played
+                            position at that moment (seconds): the audio/video offset
+          --seed N          seed of the idle motion
+
+    Keys: space interrupts (barge-in: the face eases to rest), r replays, q or Esc quits. With espeak-ng
+    installed, type a sentence and press Enter to hear it said (space, q and r command only while nothing
+    is typed). The window can be resized; the picture keeps its aspect. Needs SDL2 (libsdl2-2.0-0), a
+    display (or xvfb-run) and a sound device (exit status 5 when any is missing).
     """
 
     static let audio = """

@@ -1,3 +1,4 @@
+import Essence2Runtime
 import Glibc
 
 /// Conversions between float samples (full scale ±1) and 16-bit samples.
@@ -10,6 +11,15 @@ enum SampleConversion {
         if scaled >= 32767 { return 32767 }
         if scaled <= -32768 { return -32768 }
         return Int16(scaled)
+    }
+
+    /// `samples` at `rate` Hz as 16 kHz samples (the library's own resampler; 16 kHz comes back unchanged).
+    static func resample(_ samples: [Int16], from rate: Int) -> [Int16] {
+        guard rate != StreamFormat.sampleRate, var resampler = StreamResampler(inputRate: rate) else { return samples }
+        var output: [Float] = []
+        samples.map { Float($0) / 32768 }.withUnsafeBufferPointer { resampler.process($0, into: &output) }
+        resampler.flush(into: &output)
+        return output.map(int16)
     }
 
     /// Averages `channels` interleaved channels of `frames` frames into `mono`, which must hold `frames` values.
