@@ -4,7 +4,8 @@
  * speech frame; the audio callback counts the samples the card has taken, and that count (less the card's
  * buffer) is both the gate (speech frame k is shown once sample k*640 has been played) and what the loop tells
  * the engine with be_essence2_set_playout_position, so frames whose audio has already played are skipped rather
- * than shown late.
+ * than shown late. Frames are pulled as soon as they are due into a small queue (the engine's timeline runs on
+ * the wall clock, the sound a buffer or two behind it), and shown from the queue when their audio is heard.
  *
  * Usage: live_player AVATAR.imx SPEECH.wav [--log FILE]
  *   SPEECH is 16 kHz mono (make one with `essence2 audio IN -o speech16k.wav`). --log writes, per speech frame
@@ -94,7 +95,11 @@ int main(int argc, char **argv) {
     int status = 1;
     be_essence2_handle h = NULL;
     int16_t *audio = NULL;
-    uint8_t *frame = NULL;
+    enum { QUEUE = 4 };              /* frames pulled and waiting for their audio */
+    uint8_t *queue[QUEUE] = {NULL};
+    int32_t queued_kind[QUEUE];
+    int64_t queued_index[QUEUE];
+    int head = 0, queued = 0;
     FILE *log = NULL;
     SDL_Window *window = NULL;
     SDL_Renderer *renderer = NULL;
@@ -119,9 +124,11 @@ int main(int argc, char **argv) {
         goto done;
     }
     int32_t frame_bytes = w * ht * 3;
-    if (!(frame = malloc((size_t)frame_bytes))) {
-        fprintf(stderr, "live_player: out of memory\n");
-        goto done;
+    for (int i = 0; i < QUEUE; i++) {
+        if (!(queue[i] = malloc((size_t)frame_bytes))) {
+            fprintf(stderr, "live_player: out of memory\n");
+            goto done;
+        }
     }
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_AUDIO) != 0) {
         fprintf(stderr, "live_player: SDL_Init: %s (no display or sound device? try xvfb-run)\n", SDL_GetError());
@@ -163,8 +170,7 @@ int main(int argc, char **argv) {
         report("be_essence2_end_utterance", rc);
         goto done;
     }
-    int have_frame = 0, frame_kind = 0;
-    int64_t frame_index = -1, ended = 0;
+    int64_t ended = 0;
     for (;;) {
         SDL_Event event;
         while (SDL_PollEvent(&event)) {
@@ -176,43 +182,50 @@ int main(int argc, char **argv) {
             report("be_essence2_set_playout_position", rc);
             goto done;
         }
-        if (!have_frame) {
-            int32_t got = be_essence2_pull_frame(h, frame, frame_bytes);
+        /* take every frame that is due, on time (the queue drops its oldest when full) */
+        for (;;) {
+            int slot = (head + queued) % QUEUE;
+            if (queued == QUEUE) {
+                head = (head + 1) % QUEUE;
+                queued--;
+            }
+            int32_t got = be_essence2_pull_frame(h, queue[slot], frame_bytes);
             if (got < 0) {
                 report("be_essence2_pull_frame", got);
                 goto done;
             }
-            if (got > 0) {
-                have_frame = 1;
-                frame_kind = be_essence2_last_frame_kind(h);
-                frame_index = be_essence2_last_frame_index(h);
-                /* the reply's sound starts on its first speech frame */
-                if (frame_kind == BE_ESSENCE2_FRAME_SPEECH && atomic_load(&sound.taken) < 0) atomic_store(&sound.taken, 0);
-            }
+            if (got == 0) break;
+            queued_kind[slot] = be_essence2_last_frame_kind(h);
+            queued_index[slot] = be_essence2_last_frame_index(h);
+            queued++;
+            /* the reply's sound starts on its first speech frame */
+            if (queued_kind[slot] == BE_ESSENCE2_FRAME_SPEECH && atomic_load(&sound.taken) < 0) atomic_store(&sound.taken, 0);
         }
         /* the gate: a speech frame waits until its audio is being heard */
         heard = played(&sound, have.samples);
-        if (have_frame && (frame_kind != BE_ESSENCE2_FRAME_SPEECH ||
-                           heard >= frame_index * BE_ESSENCE2_SAMPLES_PER_FRAME)) {
-            SDL_UpdateTexture(texture, NULL, frame, w * 3);
+        if (queued > 0 && (queued_kind[head] != BE_ESSENCE2_FRAME_SPEECH ||
+                           heard >= queued_index[head] * BE_ESSENCE2_SAMPLES_PER_FRAME)) {
+            SDL_UpdateTexture(texture, NULL, queue[head], w * 3);
             SDL_RenderClear(renderer);
             SDL_RenderCopy(renderer, texture, NULL, NULL);
             SDL_RenderPresent(renderer);
-            if (log && frame_kind == BE_ESSENCE2_FRAME_SPEECH) {
-                fprintf(log, "%lld %.3f %.4f\n", (long long)frame_index, frame_index * 0.04,
+            if (log && queued_kind[head] == BE_ESSENCE2_FRAME_SPEECH) {
+                fprintf(log, "%lld %.3f %.4f\n", (long long)queued_index[head], queued_index[head] * 0.04,
                         (double)played(&sound, have.samples) / BE_ESSENCE2_SAMPLE_RATE);
             }
-            have_frame = 0;
+            int was_idle = queued_kind[head] == BE_ESSENCE2_FRAME_IDLE;
+            head = (head + 1) % QUEUE;
+            queued--;
             if ((rc = be_essence2_reply_counts(h, NULL, &ended)) != 0) {
                 report("be_essence2_reply_counts", rc);
                 goto done;
             }
-            if (ended > 0) break; /* the reply has ended: an idle frame followed it */
+            if (ended > 0 && was_idle && queued == 0) break; /* the reply has ended and its frames are shown */
             continue;
         }
         /* wait for the next frame (or a millisecond, while a frame waits for its audio) */
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (poll(&p, 1, have_frame ? 1 : 10) < 0 && errno != EINTR) {
+        if (poll(&p, 1, queued > 0 ? 1 : 10) < 0 && errno != EINTR) {
             fprintf(stderr, "live_player: poll: %s\n", strerror(errno));
             goto done;
         }
@@ -230,7 +243,7 @@ done:
         fprintf(stderr, "live_player: cannot write the log: %s\n", strerror(errno));
         status = 1;
     }
-    free(frame);
+    for (int i = 0; i < QUEUE; i++) free(queue[i]);
     free(audio);
     if (h) be_essence2_destroy(h);
     return status;

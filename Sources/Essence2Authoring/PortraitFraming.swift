@@ -43,6 +43,16 @@ package enum PortraitFraming {
         return PixelRect(x: min(max(x, 0), imageWidth - w), y: min(max(y, 0), imageHeight - h), width: w, height: h)
     }
 
+    /// Enlargement beyond which a portrait looks soft in the avatar (`essence2 avatar build` warns past it).
+    package static let softEnlargement = 1.5
+
+    /// How many times `region` is enlarged when resized to `newWidth` x `newHeight`: the larger of the two
+    /// axes' factors (under 1 when shrinking; 0 for an empty region).
+    package static func enlargement(region: PixelRect, toWidth newWidth: Int, height newHeight: Int) -> Double {
+        guard region.width > 0, region.height > 0 else { return 0 }
+        return max(Double(newWidth) / Double(region.width), Double(newHeight) / Double(region.height))
+    }
+
     /// `region` of a packed B,G,R image resized to `newWidth` x `newHeight` (bilinear when enlarging, area
     /// averaging when shrinking). The region is clipped to the image.
     /// - Returns: nil when the buffer does not match the size, or a size or the clipped region is empty.

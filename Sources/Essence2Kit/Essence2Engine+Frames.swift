@@ -32,32 +32,16 @@ extension Essence2Engine {
     }
 
     /// Every frame, 25 a second in realtime pacing (idle between replies), until `shutdown()` or until the
-    /// consuming task is cancelled. With `audioClock`, speech frames follow it as `pullFrame` describes.
+    /// consuming task is cancelled. With `audioClock`, speech frames follow it as `pullFrame` describes. The
+    /// stream is pulled: a frame is taken from the engine when the consumer asks for the next one, so none is
+    /// lost or queued however slowly the consumer goes (in realtime pacing a slow consumer misses the frames
+    /// that fell a full period late, counted in `droppedFrames`).
     public func frames(audioClock: (@Sendable () -> Double?)? = nil) -> AsyncStream<Essence2Frame> {
-        let (stream, continuation) = AsyncStream<Essence2Frame>.makeStream(bufferingPolicy: .bufferingNewest(2))
-        let id = state.withLock { s -> UInt64? in
-            guard !s.isShutDown else { return nil }
-            s.nextStreamID += 1
-            s.frameStreams[s.nextStreamID] = continuation
-            return s.nextStreamID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        // The producer holds the engine only while it runs: cancelling the consumer ends it and lets go.
-        let producer = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let engine = self, let frame = await engine.nextFrame(audioClock: audioClock) else { break }
-                if case .terminated = continuation.yield(frame) { break }
-            }
-            continuation.finish()
-        }
-        continuation.onTermination = { [weak self] _ in
-            producer.cancel()
-            _ = self?.state.withLock { $0.frameStreams.removeValue(forKey: id) }
-        }
-        return stream
+        // The stream holds the engine weakly: dropping the engine (or cancelling the consumer) ends it.
+        AsyncStream(unfolding: { [weak self] in
+            guard let engine = self else { return nil }
+            return await engine.nextFrame(audioClock: audioClock)
+        })
     }
 
     /// `frames(audioClock:)` following `playout`'s played position.

@@ -2,7 +2,7 @@ import Essence2Runtime
 
 /// What an `Essence2Engine` keeps beside its engine, under one lock: the speech not yet pushed, the resampler
 /// of `feed(_:sampleRate:)`, the frames taken from the engine and not yet handed out, the reply counts seen, and
-/// the streams to finish on shutdown.
+/// the event streams to finish on shutdown.
 struct KitState {
     var feed = FeedQueue()
     /// The resampler of the current input rate (nil while samples come at 16 kHz).
@@ -19,7 +19,6 @@ struct KitState {
     /// size: the Kit shows the full portrait).
     var scratch: [UInt8]
     var events: [UInt64: AsyncStream<Essence2Event>.Continuation] = [:]
-    var frameStreams: [UInt64: AsyncStream<Essence2Frame>.Continuation] = [:]
     var nextStreamID: UInt64 = 0
 
     /// Frames taken early are kept at most this many (their audio time passes anyway).
@@ -36,20 +35,18 @@ struct KitState {
             feed.removeAll()
             ready.removeAll()
         }
-        let ends = StreamEnds(events: Array(events.values), frames: Array(frameStreams.values))
+        let ends = StreamEnds(events: Array(events.values))
         events.removeAll()
-        frameStreams.removeAll()
         return ends
     }
 }
 
-/// Streams to finish, collected under the lock and finished outside it.
+/// Event streams to finish, collected under the lock and finished outside it (frame streams end by themselves:
+/// `nextFrame` returns nil once the engine is shut down).
 struct StreamEnds {
     var events: [AsyncStream<Essence2Event>.Continuation]
-    var frames: [AsyncStream<Essence2Frame>.Continuation]
 
     func finish() {
         for continuation in events { continuation.finish() }
-        for continuation in frames { continuation.finish() }
     }
 }

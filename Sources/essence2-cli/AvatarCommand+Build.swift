@@ -1,7 +1,7 @@
 import Essence2Runtime
 import Essence2Vision
 import Essence2Authoring
-import Foundation
+import FoundationEssentials
 
 extension AvatarCommand {
     /// Options of `essence2 avatar build`.
@@ -97,7 +97,9 @@ extension AvatarCommand {
     }
 
     private static func build(_ options: BuildOptions, portrait: String, output: String) throws -> Int32 {
+        try FileCheck.requireWritableOutput(output, option: "-o")
         let image = try ImageDecoder.decode(path: portrait)
+        reportOrientation(of: image)
         let baseName = URL(fileURLWithPath: portrait).deletingPathExtension().lastPathComponent
         let name = options.name ?? baseName
         var info: [String: String] = [
@@ -121,9 +123,13 @@ extension AvatarCommand {
                 placement += " placed whole on a \(size.width)x\(size.height) canvas"
             }
         } else {
+            if let problem = FaceAnalyzer.sizeProblem(width: image.width, height: image.height) {
+                throw CLIError("\(portrait): \(problem)")
+            }
             var finder = try FaceFinder(modelDirectory: options.models)
             let found = try finder.avatar(
                 from: image, name: name, size: options.size, fit: options.fit, face: options.face, seed: options.seed)
+            if let warning = found.warning { printError("essence2: warning: \(warning)") }
             avatar = found.avatar
             placement = found.placement
             info["landmarks"] = "found in the portrait: MediaPipe face detector and Face Mesh 0.10.21 run by essence2"
@@ -142,8 +148,7 @@ extension AvatarCommand {
     }
 
     private static func readSmallFile(_ path: String) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+        guard FileCheck.isFile(path),
               let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let data = FileManager.default.contents(atPath: path) else {
             throw ImageDecodeError("cannot read \(path): no such file, or not a readable file")

@@ -1,7 +1,7 @@
 import Essence2Runtime
 import Essence2Vision
 import Essence2Authoring
-import Foundation
+import FoundationEssentials
 
 extension AvatarCommand {
     /// `essence2 avatar detect PORTRAIT …`: the faces found, the chosen face's landmarks (optionally written as
@@ -39,7 +39,13 @@ extension AvatarCommand {
         }
         guard let portrait else { return usageError("a portrait is required") }
         do {
+            if let landmarksOut { try FileCheck.requireWritableOutput(landmarksOut, option: "--landmarks-out") }
+            if let meshOut { try FileCheck.requireWritableOutput(meshOut, option: "--mesh-out") }
             let image = try ImageDecoder.decode(path: portrait)
+            reportOrientation(of: image)
+            if let problem = FaceAnalyzer.sizeProblem(width: image.width, height: image.height) {
+                throw CLIError("\(portrait): \(problem)")
+            }
             var finder = try FaceFinder(modelDirectory: models)
             let faces = try finder.faces(in: image)
             print("\(portrait): \(image.width)x\(image.height), \(faces.count) face\(faces.count == 1 ? "" : "s") (numbered left to right)")
@@ -62,13 +68,13 @@ extension AvatarCommand {
             let name = URL(fileURLWithPath: portrait).lastPathComponent
             let model = "MediaPipe Face Mesh 0.10.21 (468 points, iris points estimated), run by essence2 \(LibraryVersion.string)"
             if let landmarksOut {
-                try Data(landmarks.jsonBytes(image: name, width: image.width, height: image.height, model: model))
-                    .write(to: URL(fileURLWithPath: landmarksOut))
+                try BinaryFile.write(landmarks.jsonBytes(image: name, width: image.width, height: image.height, model: model),
+                                     to: landmarksOut)
                 print("  wrote \(landmarksOut)")
             }
             if let meshOut {
-                try Data(result.mesh().jsonBytes(image: name, width: image.width, height: image.height, model: model))
-                    .write(to: URL(fileURLWithPath: meshOut))
+                try BinaryFile.write(result.mesh().jsonBytes(image: name, width: image.width, height: image.height, model: model),
+                                     to: meshOut)
                 print("  wrote \(meshOut)")
             }
             if repeats > 0 {
@@ -83,7 +89,7 @@ extension AvatarCommand {
                     detectTimes.append(detected - start)
                     totalTimes.append(end - start)
                 }
-                func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+                func ms(_ seconds: Double) -> String { Formatting.fixed(seconds * 1000, digits: 1) + " ms" }
                 print("  time (one thread, median of \(repeats)): detection \(ms(Statistics.median(detectTimes))), "
                     + "detection + landmarks \(ms(Statistics.median(totalTimes)))")
             }

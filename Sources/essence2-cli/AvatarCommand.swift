@@ -1,5 +1,6 @@
 import Essence2Runtime
-import Foundation
+import Essence2Authoring
+import FoundationEssentials
 
 /// `essence2 avatar build …` and `essence2 avatar inspect …`. `run` takes the arguments after "avatar",
 /// prints results to stdout and usage or errors to stderr, and returns the exit status (as `ExitStatus`):
@@ -14,14 +15,15 @@ enum AvatarCommand {
                                      [--time N] [--models DIR]
                essence2 avatar inspect AVATAR.imx
 
-          build    makes an .imx avatar from a JPEG or PNG portrait of any size. The face and its 468 Face
-                   Mesh landmarks are found in the portrait (MediaPipe's models, run in essence2; --face N
-                   picks one of several faces, 1 = leftmost). Without --size the portrait keeps its size
-                   (scaled down to 1920 on the longest side when larger); --size crops around the face to
-                   fill WIDTHxHEIGHT; --size with --fit places the whole portrait on that canvas, the
-                   margins filled from its edges. --landmarks (and --mesh) give the face's points instead
-                   of finding them (the portrait is then kept whole; --canvas WxH = --size WxH --fit).
-                   --source and --licence are recorded in the manifest.
+          build    makes an .imx avatar from a JPEG or PNG portrait of 64x64 pixels or more (a JPEG's
+                   EXIF orientation is applied). The face and its 468 Face Mesh landmarks are found in the
+                   portrait (MediaPipe's models, run in essence2; --face N picks one of several faces,
+                   1 = leftmost). Without --size the portrait keeps its size (scaled down to 1920 on the
+                   longest side when larger); --size crops around the face to fill WIDTHxHEIGHT (with a
+                   warning when that enlarges it more than 1.5 times); --size with --fit places the whole
+                   portrait on that canvas, the margins filled from its edges. --landmarks (and --mesh)
+                   give the face's points instead of finding them (the portrait is then kept whole;
+                   --canvas WxH = --size WxH --fit). --source and --licence are recorded in the manifest.
           detect   lists the faces found in a portrait and the chosen face's boxes; --landmarks-out and
                    --mesh-out write its landmarks as JSON that build reads back (to check or edit them);
                    --time N times detection and landmarks (median of N runs, one thread).
@@ -73,7 +75,14 @@ enum AvatarCommand {
         return ExitStatus.usage
     }
 
+    /// Says on standard error, in one line, that the portrait was turned or mirrored by its EXIF orientation
+    /// (nothing when it was used as stored).
+    static func reportOrientation(of image: ImageBuffer) {
+        guard let orientation = image.orientation else { return }
+        printError("essence2: applied the JPEG's EXIF orientation \(orientation.rawValue) (\(orientation.action))")
+    }
+
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        Console.error(text.hasSuffix("\n") ? text : text + "\n")
     }
 }

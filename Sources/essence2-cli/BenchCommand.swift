@@ -1,5 +1,5 @@
 import Essence2Runtime
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `essence2 bench`: runs each avatar size and engine count in its own process (so that each peak memory

@@ -1,5 +1,6 @@
+import Dispatch
 import Essence2Runtime
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -147,8 +148,8 @@ enum BenchMeasure {
         let ready = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
-        let threads = (0..<count).map { index in
-            Thread {
+        for index in 0..<count {
+            try PosixThread.start {
                 ready.signal()
                 go.wait()
                 let value: Result<Double, CLIError>
@@ -157,7 +158,6 @@ enum BenchMeasure {
                 done.signal()
             }
         }
-        for thread in threads { thread.start() }
         for _ in 0..<count { ready.wait() }
         let started = Clock.now()
         for _ in 0..<count { go.signal() }

@@ -38,9 +38,11 @@ struct FaceFinder {
     /// The avatar made from `image`: the face `face` (counted from 1, left to right; nil when there is one),
     /// the image resized as asked (nil: kept, scaled down to `PortraitFraming.defaultLongSide` when larger;
     /// `fit`: the whole portrait placed on the canvas; else cropped around the face to fill it), its landmarks
-    /// and mesh found again in the final image.
+    /// and mesh found again in the final image. `warning` says when the portrait is enlarged more than
+    /// `PortraitFraming.softEnlargement` times (the avatar will look soft) and what to do.
     mutating func avatar(from image: ImageBuffer, name: String, size: (width: Int, height: Int)?, fit: Bool,
-                         face number: Int?, seed: UInt64) throws -> (avatar: Avatar, placement: String, face: String) {
+                         face number: Int?, seed: UInt64)
+        throws -> (avatar: Avatar, placement: String, face: String, warning: String?) {
         let found = try faces(in: image)
         let face: FaceDetection
         do {
@@ -72,6 +74,12 @@ struct FaceFinder {
         } else if target != (image.width, image.height) {
             placement += " scaled down to \(target.width)x\(target.height) (longest side \(PortraitFraming.defaultLongSide))"
         }
+        if FaceAnalyzer.sizeProblem(width: target.width, height: target.height) != nil {
+            let asked = size.map { " for --size \($0.width)x\($0.height)\(fit ? " --fit" : "")" } ?? ""
+            throw CLIError("the portrait would be resized to \(target.width)x\(target.height) pixels\(asked), too small to "
+                + "find its face in (at least \(FaceAnalyzer.minImageSide) pixels a side): choose a larger --size")
+        }
+        let warning = size.flatMap { Self.enlargementWarning(image: image, region: region, target: target, canvas: $0, fit: fit) }
 
         var final = image
         var chosen = face
@@ -99,7 +107,25 @@ struct FaceFinder {
         if let size, fit {
             avatar = avatar.placed(onCanvasWidth: size.width, height: size.height)
         }
-        return (avatar, placement, faceText)
+        return (avatar, placement, faceText, warning)
+    }
+
+    /// The warning for a portrait enlarged more than `PortraitFraming.softEnlargement` times to `target`
+    /// (nil when it is not): what is enlarged, how much, and what to do instead.
+    private static func enlargementWarning(image: ImageBuffer, region: PixelRect, target: (width: Int, height: Int),
+                                           canvas: (width: Int, height: Int), fit: Bool) -> String? {
+        let factor = PortraitFraming.enlargement(region: region, toWidth: target.width, height: target.height)
+        guard factor > PortraitFraming.softEnlargement else { return nil }
+        let times = Formatting.fixed(factor, digits: 1)
+        if fit {
+            return "the portrait (\(image.width)x\(image.height) pixels) is enlarged \(times) times to fit "
+                + "\(canvas.width)x\(canvas.height); the avatar will look soft: use a larger photo, or a smaller --size"
+        }
+        let fitted = min(Double(canvas.width) / Double(image.width), Double(canvas.height) / Double(image.height))
+        let fitText = fitted > 1 ? "enlarged \(Formatting.fixed(fitted, digits: 1)) times" : "not enlarged"
+        return "the portrait's face region (\(region.width)x\(region.height) pixels) is enlarged \(times) times to fill "
+            + "\(canvas.width)x\(canvas.height); the avatar will look soft: use a larger photo, or --fit (the whole "
+            + "portrait on the canvas, \(fitText))"
     }
 
     private static func distance(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Float {

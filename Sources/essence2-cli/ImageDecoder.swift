@@ -1,5 +1,5 @@
 import Essence2Runtime
-import Foundation
+import FoundationEssentials
 
 /// Decodes JPEG and PNG portraits (chosen by their leading bytes, not their names) to B,G,R.
 enum ImageDecoder {
@@ -7,8 +7,7 @@ enum ImageDecoder {
     static let maxFileSize = 256 << 20
 
     static func decode(path: String) throws(ImageDecodeError) -> ImageBuffer {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+        guard FileCheck.isFile(path),
               let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw ImageDecodeError("cannot read \(path): no such file, or not a regular file")
         }

@@ -1,7 +1,7 @@
 import Essence2Runtime
 import Essence2Vision
 import Essence2Authoring
-import Foundation
+import FoundationEssentials
 
 /// Finds the directory of the face models `essence2 avatar build` and `essence2 avatar detect` run.
 enum ModelLocator {

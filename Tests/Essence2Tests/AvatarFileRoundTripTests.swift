@@ -49,6 +49,30 @@ import Glibc
         #expect(access(path + ".tmp\(getpid())", F_OK) != 0)  // no temporary left behind
     }
 
+    @Test func aFailedWriteNamesTheFileAskedForAndLeavesNoTemporaryFile() throws {
+        // Into a missing directory: the error names the path given, not the temporary file.
+        let missing = AvatarFixture.temporaryPath("no-such-dir") + "/a.imx"
+        do {
+            try AvatarFile.write(AvatarFixture.small(), to: missing)
+            Issue.record("writing into a missing directory succeeded")
+        } catch {
+            #expect("\(error)".contains("cannot write \(missing)"))
+            #expect(!"\(error)".contains(".tmp"))
+        }
+        // Onto an existing directory: the rename fails after the temporary file was written; it is removed.
+        let directory = AvatarFixture.temporaryPath("a-directory.imx")
+        #expect(mkdir(directory, 0o755) == 0)
+        defer { rmdir(directory) }
+        do {
+            try AvatarFile.write(AvatarFixture.small(), to: directory)
+            Issue.record("writing over a directory succeeded")
+        } catch {
+            #expect("\(error)".contains("cannot write \(directory)"))
+            #expect(!"\(error)".contains(".tmp"))
+        }
+        #expect(access(directory + ".tmp\(getpid())", F_OK) != 0)
+    }
+
     @Test func writeRefusesAnInvalidAvatar() {
         var avatar = AvatarFixture.small()
         avatar.pixels.removeLast()

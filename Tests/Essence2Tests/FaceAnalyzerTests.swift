@@ -64,6 +64,42 @@ import Testing
         #expect(kind { _ = try analyzer.landmarks(bgr: [1, 2, 3], width: 1, height: 1, face: nan) } == .noLandmarks)
     }
 
+    @Test func imagesUnder64PixelsASideAreTooSmallAndTheReasonSaysWhatSizeWorks() throws {
+        var analyzer = try analyzer()
+        var failure: FaceAnalysisError?
+        do {
+            _ = try analyzer.detectFaces(bgr: [UInt8](repeating: 90, count: 32 * 32 * 3), width: 32, height: 32)
+        } catch {
+            failure = error
+        }
+        #expect(failure?.kind == .imageTooSmall)
+        #expect(failure?.reason.contains("the image is 32x32 pixels") == true)
+        #expect(failure?.reason.contains("at least 64x64") == true)
+        #expect(failure?.reason.contains("use a larger photo") == true)
+        #expect(kind { _ = try analyzer.detectFaces(bgr: [UInt8](repeating: 90, count: 200 * 63 * 3), width: 200, height: 63) } == .imageTooSmall)
+        // 64x64 is large enough to look in (a blank one just has no face).
+        #expect(kind { _ = try analyzer.detectFaces(bgr: [UInt8](repeating: 90, count: 64 * 64 * 3), width: 64, height: 64) } == .noFace)
+        #expect(FaceAnalyzer.sizeProblem(width: 64, height: 64) == nil)
+    }
+
+    @Test func aFaceTooSmallForTheLandmarkModelIsNamedAsSuchWithWhatToDo() throws {
+        var analyzer = try analyzer()
+        let grey = [UInt8](repeating: 90, count: 100 * 100 * 3)
+        func reason(_ side: Float) -> String {
+            let face = FaceDetection(x: 40, y: 40, width: side, height: side,
+                                     keypoints: [SIMD2(43, 45), SIMD2(50, 45)], score: 0.9)
+            do {
+                _ = try analyzer.landmarks(bgr: grey, width: 100, height: 100, face: face)
+                return ""
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(reason(13).contains("the face is only 13 pixels across, too small to measure"))
+        #expect(reason(13).contains("use a larger photo"))
+        #expect(!reason(40).contains("too small"))
+    }
+
     @Test func malformedModelBytesAreAnError() {
         #expect(kind { _ = try FaceAnalyzer(detectorModel: [1, 2, 3], landmarkModel: [4, 5, 6]) } == .invalidModel)
         #expect(kind { _ = try FaceAnalyzer(modelDirectory: "/nonexistent") } == .invalidModel)

@@ -90,6 +90,26 @@ import Glibc
         engine.shutdown()
     }
 
+    @Test func aSlowConsumerOfTheStreamMissesNoFrameUnpaced() async throws {
+        let engine = try await Self.engine(clock: SystemKitClock())
+        engine.pacing = .unpaced
+        engine.feed(Self.speech(seconds: 1.0))
+        engine.flushTail()
+        var speech: [Int] = []
+        var ended = false
+        for await frame in engine.frames() {
+            usleep(15_000)  // slower than the engine renders
+            if frame.isSpeech { speech.append(frame.index) }
+            if frame.endsReply {
+                ended = true
+                break
+            }
+        }
+        #expect(speech == Array(0..<25))
+        #expect(ended)
+        engine.shutdown()
+    }
+
     @Test func eventsStartAndEndEachReplyExactlyOnce() async throws {
         let engine = try await Self.engine(clock: SystemKitClock())
         engine.pacing = .unpaced

@@ -34,6 +34,16 @@ import Testing
                                            canvasHeight: 5).width == 0)
     }
 
+    @Test func enlargementIsTheLargerAxisFactorSoTheSamplePortraitAt1080x1920IsEnlarged3Point2Times() {
+        // avatars/sources/grace_hopper.jpg (512x600) cropped for 1080x1920: a 338x600 region.
+        let tall = PortraitFraming.enlargement(region: PixelRect(x: 100, y: 0, width: 338, height: 600), toWidth: 1080, height: 1920)
+        #expect(abs(tall - 3.2) < 0.001)
+        #expect(tall > PortraitFraming.softEnlargement)
+        #expect(PortraitFraming.enlargement(region: PixelRect(x: 0, y: 0, width: 512, height: 512), toWidth: 300, height: 300) < 1)
+        #expect(PortraitFraming.enlargement(region: PixelRect(x: 0, y: 0, width: 100, height: 200), toWidth: 100, height: 400) == 2)
+        #expect(PortraitFraming.enlargement(region: PixelRect(x: 0, y: 0, width: 0, height: 5), toWidth: 10, height: 10) == 0)
+    }
+
     @Test func resampleCropsThenResizesAndRefusesBadBuffers() throws {
         // 4x2 image whose pixel value is its x coordinate.
         var pixels: [UInt8] = []

@@ -20,6 +20,8 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -s "$T/err" ] && sed 's/^/     | /' "$T/err" | head -8; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
+# verdict DESC: ok when the command list just before it succeeded (all of an `A && B && C` chain), else FAIL.
+verdict() { if [ $? = 0 ]; then ok "$1"; else bad "$1"; fi; }
 run() { want=$1; shift; "$BIN" "$@" >"$T/out" 2>"$T/err"; status=$?; [ "$status" = "$want" ]; }
 fails_with() {
     want=$1; pattern=$2; desc=$3; shift 3
@@ -55,7 +57,8 @@ cp "$T/work/keep.mp4" "$T/keep.orig"
 check "progress on a non-terminal is a plain line with elapsed time, time left and speed" \
     grep -Eq "^render: +100%  [0-9]+/[0-9]+ frames  [0-9]+:[0-9][0-9] elapsed, 0:00 left  [0-9.]+x real time$" "$T/err"
 run 0 render "$T/work/s44.wav" --avatar "$AVATAR" -o "$T/work/quiet.mp4" --quiet
-check "--quiet prints nothing on success" [ ! -s "$T/out" ] && [ ! -s "$T/err" ] && [ -s "$T/work/quiet.mp4" ]
+[ ! -s "$T/out" ] && [ ! -s "$T/err" ] && [ -s "$T/work/quiet.mp4" ]
+verdict "--quiet prints nothing on success"
 rm -f "$T/work/quiet.mp4"
 
 # ---- kill -9 in the middle: the old file is intact, nothing finished-looking, nothing large left ---------
@@ -84,21 +87,21 @@ check "an interrupted render leaves no other file" [ -z "$(others "$T/work" "$T/
 pid=$!
 sleep 2
 kill -TERM $pid; wait $pid
-check "an interrupted render removes the --frames directory it created, and writes no .y4m or .wav" \
-    [ ! -e "$T/work/newframes" ] && [ ! -e "$T/work/new.y4m" ] && [ ! -e "$T/work/new.wav" ]
+[ ! -e "$T/work/newframes" ] && [ ! -e "$T/work/new.y4m" ] && [ ! -e "$T/work/new.wav" ]
+verdict "an interrupted render removes the --frames directory it created, and writes no .y4m or .wav"
 
 # ---- a finished render replaces the old file --------------------------------------------------------------
 run 0 render "$DEMO" --avatar "$AVATAR" -o "$T/work/keep.mp4" --preset ultrafast
-check "a finished render replaces the existing file (16 kHz mono now)" \
-    [ "$(probe "$T/work/keep.mp4" a:0 sample_rate)" = 16000 ] && [ "$(probe "$T/work/keep.mp4" a:0 channels)" = 1 ]
+[ "$(probe "$T/work/keep.mp4" a:0 sample_rate)" = 16000 ] && [ "$(probe "$T/work/keep.mp4" a:0 channels)" = 1 ]
+verdict "a finished render replaces the existing file (16 kHz mono now)"
 
 # ---- containers ---------------------------------------------------------------------------------------
 run 0 render "$DEMO" --avatar "$AVATAR" -o "$T/work/talk.webm"
-check "-o FILE.webm writes VP9 video and Opus audio" \
-    [ "$(probe "$T/work/talk.webm" v:0 codec_name)" = vp9 ] && [ "$(probe "$T/work/talk.webm" a:0 codec_name)" = opus ]
+[ "$(probe "$T/work/talk.webm" v:0 codec_name)" = vp9 ] && [ "$(probe "$T/work/talk.webm" a:0 codec_name)" = opus ]
+verdict "-o FILE.webm writes VP9 video and Opus audio"
 run 0 render "$DEMO" --avatar "$AVATAR" -o "$T/work/talk.mkv"
-check "-o FILE.mkv writes H.264 and AAC" \
-    [ "$(probe "$T/work/talk.mkv" v:0 codec_name)" = h264 ] && [ "$(probe "$T/work/talk.mkv" a:0 codec_name)" = aac ]
+[ "$(probe "$T/work/talk.mkv" v:0 codec_name)" = h264 ] && [ "$(probe "$T/work/talk.mkv" a:0 codec_name)" = aac ]
+verdict "-o FILE.mkv writes H.264 and AAC"
 fails_with 2 "cannot write '.avi' files.*use .mp4" "-o FILE.avi names the formats render writes" \
     render "$DEMO" --avatar "$AVATAR" -o "$T/work/talk.avi"
 fails_with 2 "unknown --preset 'quick'.*veryfast" "a bad --preset lists the presets" \

@@ -24,6 +24,8 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -s "$T/err" ] && sed 's/^/     | /' "$T/err" | head -8; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
+# verdict DESC: ok when the command list just before it succeeded (all of an `A && B && C` chain), else FAIL.
+verdict() { if [ $? = 0 ]; then ok "$1"; else bad "$1"; fi; }
 
 # run WANT_STATUS ARGS...: runs essence2, stdout in $T/out, stderr in $T/err; true when the status is WANT.
 run() { want=$1; shift; "$BIN" "$@" >"$T/out" 2>"$T/err"; status=$?; [ "$status" = "$want" ]; }
@@ -60,7 +62,8 @@ check "render --help (and help render) describe the render options" [ $? = 0 ]
 run 0 bench --help && grep -q -- "--json" "$T/out"
 check "bench --help describes the bench options" [ $? = 0 ]
 run 2
-check "no command: usage on stderr, exit 2" [ $? = 0 ] && [ -s "$T/err" ]
+[ $? = 0 ] && [ -s "$T/err" ]
+verdict "no command: usage on stderr, exit 2"
 
 # ---- audio conversion: any rate and channel count to 16 kHz mono -----------------------------------------
 # 48 kHz stereo: 440 Hz at half scale on the left, silence on the right -> mono is the channel average.
@@ -78,8 +81,8 @@ check "frequency kept: $3 Hz within 2 Hz of 440" near "$3" 440 2
 ffmpeg -v error -y -f lavfi -i "aevalsrc=0.25*sin(2*PI*1000*t):s=44100:d=1.5" "$T/tone.flac"
 run 0 audio "$T/tone.flac" -o "$T/tone16.wav"
 set -- $(wav_stats "$T/tone16.wav" 16000)
-check "FLAC 44.1 kHz: 24000 samples (got $1), 1000 Hz (got $3), RMS 5792.6 (got $2)" \
-    sh -c "[ $1 = 24000 ] && awk 'BEGIN { exit !($3 > 997 && $3 < 1003 && $2 > 5734 && $2 < 5851) }'"
+sh -c "[ $1 = 24000 ] && awk 'BEGIN { exit !($3 > 997 && $3 < 1003 && $2 > 5734 && $2 < 5851) }'"
+verdict "FLAC 44.1 kHz: 24000 samples (got $1), 1000 Hz (got $3), RMS 5792.6 (got $2)"
 # 16 kHz mono 16-bit input passes through bit for bit.
 ffmpeg -v error -y -i "$DEMO" -c:a pcm_s16le -ar 16000 -ac 1 -fflags +bitexact -map_metadata -1 "$T/demo16.wav"
 run 0 audio "$T/demo16.wav" -o "$T/demo16b.wav"
@@ -102,8 +105,8 @@ check "the MP4 has H.264 video" [ "$(probe "$T/out.mp4" v:0 codec_name)" = h264 
 check "the MP4 has AAC audio" [ "$(probe "$T/out.mp4" a:0 codec_name)" = aac ]
 width=$(probe "$T/out.mp4" v:0 width); height=$(probe "$T/out.mp4" v:0 height)
 frames=$(frames_of "$T/out.mp4")
-check "video frames ($frames) = $speech_frames speech frames + a few easing to rest" \
-    [ "$frames" -ge "$speech_frames" ] && [ "$frames" -le $((speech_frames + 25)) ]
+[ "$frames" -ge "$speech_frames" ] && [ "$frames" -le $((speech_frames + 25)) ]
+verdict "video frames ($frames) = $speech_frames speech frames + a few easing to rest"
 vdur=$(probe "$T/out.mp4" v:0 duration); adur=$(probe "$T/out.mp4" a:0 duration)
 check "audio ($adur s) lasts as long as the video ($vdur s)" near "$adur" "$vdur" 0.1
 check "video is $frames frames at 25 fps" near "$vdur" "$(awk -v f="$frames" 'BEGIN { print f / 25 }')" 0.05
@@ -118,8 +121,8 @@ check "PNG frames are numbered from frame_00000 to $last" [ -f "$T/frames/$last"
 run 0 render "$T/speech48s.wav" --avatar "$AVATAR" --mode head -o "$T/head.mp4"
 check "render --mode head exits 0" [ $? = 0 ]
 hw=$(probe "$T/head.mp4" v:0 width); hh=$(probe "$T/head.mp4" v:0 height)
-check "--mode head video is square (${hw}x$hh) and smaller than ${width}x$height" \
-    sh -c "[ $hw -le $((hh + 1)) ] && [ $hh -le $((hw + 1)) ] && [ $hw -lt $width ] && [ $hh -lt $height ]"
+sh -c "[ $hw -le $((hh + 1)) ] && [ $hh -le $((hw + 1)) ] && [ $hw -lt $width ] && [ $hh -lt $height ]"
+verdict "--mode head video is square (${hw}x$hh) and smaller than ${width}x$height"
 
 # Without ffmpeg an MP4 cannot be made: render says so and what to do, and writes nothing; -o FILE.y4m works.
 mkdir -p "$T/nobin"
@@ -127,22 +130,26 @@ PATH="$T/nobin" "$BIN" render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 -o 
 check "without ffmpeg, -o FILE.mp4 fails (exit 1)" [ $? = 1 ]
 check "without ffmpeg the user is told to install it or to write .y4m" \
     grep -q "ffmpeg.*not installed.*apt install ffmpeg.*-o .*nof.y4m" "$T/err"
-check "without ffmpeg nothing is written" [ ! -e "$T/nof.mp4" ] && [ ! -e "$T/nof.y4m" ] && [ ! -e "$T/nof.wav" ]
+[ ! -e "$T/nof.mp4" ] && [ ! -e "$T/nof.y4m" ] && [ ! -e "$T/nof.wav" ]
+verdict "without ffmpeg nothing is written"
 PATH="$T/nobin" "$BIN" render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 -o "$T/nof.y4m" >"$T/out" 2>"$T/err"
-check "without ffmpeg, -o FILE.y4m writes FILE.y4m and FILE.wav (exit 0)" [ $? = 0 ] && [ -s "$T/nof.y4m" ] && [ -s "$T/nof.wav" ]
+[ $? = 0 ] && [ -s "$T/nof.y4m" ] && [ -s "$T/nof.wav" ]
+verdict "without ffmpeg, -o FILE.y4m writes FILE.y4m and FILE.wav (exit 0)"
 header=$(head -1 "$T/nof.y4m")
 check "y4m header: '$header'" [ "$header" = "YUV4MPEG2 W$width H$height F25:1 Ip A1:1 C420jpeg XYSCSS=420JPEG" ]
 frame_size=$((6 + width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)))
 body=$(( $(wc -c <"$T/nof.y4m") - ${#header} - 1 ))
-check "y4m holds $frames whole frames" [ $((body % frame_size)) = 0 ] && [ $((body / frame_size)) = "$frames" ]
+[ $((body % frame_size)) = 0 ] && [ $((body / frame_size)) = "$frames" ]
+verdict "y4m holds $frames whole frames"
 check "y4m frames are read back by ffmpeg ($frames)" [ "$(frames_of "$T/nof.y4m")" = "$frames" ]
 set -- $(wav_stats "$T/nof.wav" 16000)
-check "the .wav is 16 kHz mono padded to the video: $1 = $frames x 640 samples" \
-    [ "$1" = $((frames * 640)) ] && [ "$(wav_u32 "$T/nof.wav" 24)" = 16000 ]
+[ "$1" = $((frames * 640)) ] && [ "$(wav_u32 "$T/nof.wav" 24)" = 16000 ]
+verdict "the .wav is 16 kHz mono padded to the video: $1 = $frames x 640 samples"
 
 # The same avatar, audio and seed give the same frames (an explicit .y4m output, with ffmpeg present).
 run 0 render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 -o "$T/again.y4m"
-check "-o FILE.y4m writes FILE.y4m and FILE.wav" [ -f "$T/again.y4m" ] && [ -f "$T/again.wav" ]
+[ -f "$T/again.y4m" ] && [ -f "$T/again.wav" ]
+verdict "-o FILE.y4m writes FILE.y4m and FILE.wav"
 check "same audio and --seed give byte-identical video" cmp -s "$T/nof.y4m" "$T/again.y4m"
 # --lipsync: both models render (deterministically); the option is named in the help.
 run 0 render "$T/speech48s.wav" --avatar "$AVATAR" --seed 7 --lipsync v1 -o "$T/v1.y4m"
@@ -193,17 +200,23 @@ fails_with 2 "--reps" "bad bench --reps" bench --reps 0
 # avatar build from a portrait and its landmarks; damaged JPEGs are refused with the decoder's reason
 SRC=avatars/sources
 run 0 avatar build --portrait "$SRC/grace_hopper.jpg" --landmarks "$SRC/grace_hopper.landmarks.json" -o "$T/built.imx"
-check "avatar build from a JPEG and landmark JSON (mesh fitted)" [ $? = 0 ] && [ -s "$T/built.imx" ]
+[ $? = 0 ] && [ -s "$T/built.imx" ]
+verdict "avatar build from a JPEG and landmark JSON (mesh fitted)"
 run 0 avatar inspect "$T/built.imx"
-check "avatar inspect reads the built file" [ $? = 0 ] && grep -q "512" "$T/out"
+[ $? = 0 ] && grep -q "512" "$T/out"
+verdict "avatar inspect reads the built file"
 head -c 20000 "$SRC/grace_hopper.jpg" > "$T/trunc.jpg"
 run 1 avatar build --portrait "$T/trunc.jpg" --landmarks "$SRC/grace_hopper.landmarks.json" -o "$T/trunc.imx"
-check "a truncated JPEG is refused (exit 1) with libjpeg's reason" [ $? = 0 ] && grep -qi "corrupt\|premature" "$T/err"
+[ $? = 0 ] && grep -qi "corrupt\|premature" "$T/err"
+verdict "a truncated JPEG is refused (exit 1) with libjpeg's reason"
 printf '\377\330\377\340 not a picture' > "$T/garbage.jpg"
 run 1 avatar build --portrait "$T/garbage.jpg" --landmarks "$SRC/grace_hopper.landmarks.json" -o "$T/garbage.imx"
-check "a JPEG without an image is refused (exit 1), the process survives" [ $? = 0 ] && grep -q "cannot decode JPEG" "$T/err"
-check "refused portraits leave no avatar behind" [ ! -e "$T/trunc.imx" ] && [ ! -e "$T/garbage.imx" ]
-check "failed renders leave no output behind" [ ! -e "$T/x.mp4" ] && [ ! -e "$T/x.y4m" ] && [ ! -e "$T/x" ]
+[ $? = 0 ] && grep -q "cannot decode JPEG" "$T/err"
+verdict "a JPEG without an image is refused (exit 1), the process survives"
+[ ! -e "$T/trunc.imx" ] && [ ! -e "$T/garbage.imx" ]
+verdict "refused portraits leave no avatar behind"
+[ ! -e "$T/x.mp4" ] && [ ! -e "$T/x.y4m" ] && [ ! -e "$T/x" ]
+verdict "failed renders leave no output behind"
 
 echo "integration/cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

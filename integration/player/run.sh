@@ -29,6 +29,8 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -s "$T/err" ] && sed 's/^/     | /' "$T/err" | grep -v "CRITICAL" | head -8; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
+# verdict DESC: ok when the command list just before it succeeded (all of an `A && B && C` chain), else FAIL.
+verdict() { if [ $? = 0 ]; then ok "$1"; else bad "$1"; fi; }
 # offsets LOG: "mean p95 count" of played - audio_time in milliseconds (|offset| for the 95th percentile).
 offsets() {
     awk 'NR > 1 { d = ($3 - $2) * 1000; s += d; n++; a = d < 0 ? -d : d; print a > "/dev/stderr" } END { printf "%.1f %d\n", s / n, n }' "$1" 2>"$T/abs" >"$T/mean"
@@ -51,7 +53,8 @@ check "essence2 play --once plays the clip and exits 0" [ "$status" = 0 ]
 set -- $(offsets "$T/av.log")
 echo "     audio/video offset over $3 speech frames: mean $1 ms, 95th percentile of |offset| $2 ms"
 check "about 250 speech frames were shown ($3)" [ "$3" -ge 240 ]
-check "mean offset within +-20 ms ($1 ms)" awk -v m="$1" 'BEGIN { exit !(m >= -20 && m <= 20) }'
+awk -v m="$1" 'BEGIN { exit !(m >= -20 && m <= 20) }'
+verdict "mean offset within +-20 ms ($1 ms)"
 check "95th percentile of |offset| within 40 ms ($2 ms)" awk -v p="$2" 'BEGIN { exit !(p <= 40) }'
 card=$(wc -c <"$T/card.raw")
 check "the sound card got the whole clip ($card bytes)" [ "$card" -ge $((16000 * 2 * 10)) ]
@@ -59,7 +62,8 @@ convert "$T/screen.png" -trim +repage "$T/window.png" 2>/dev/null
 size=$(identify -format '%wx%h' "$T/window.png" 2>/dev/null)
 check "the screenshot shows a 512x600 picture ($size)" [ "$size" = 512x600 ]
 mean=$(convert "$T/window.png" -colorspace gray -format '%[fx:mean]' info: 2>/dev/null)
-check "the picture is not blank (mean brightness $mean)" awk -v m="$mean" 'BEGIN { exit !(m > 0.1 && m < 0.9) }'
+awk -v m="$mean" 'BEGIN { exit !(m > 0.1 && m < 0.9) }'
+verdict "the picture is not blank (mean brightness $mean)"
 [ -n "$SHOT" ] && [ "$size" = 512x600 ] && cp "$T/window.png" "$SHOT" && echo "     screenshot: $SHOT"
 
 # ---- --say, --mic ---------------------------------------------------------------------------------------
@@ -77,18 +81,19 @@ check "play --mic mouths what the microphone hears ($(($(wc -l <"$T/mic.log") - 
 
 # ---- no display, no sound device ------------------------------------------------------------------------------
 DISPLAY= WAYLAND_DISPLAY= "$BIN" play "$T/clip10.wav" >"$T/out" 2>"$T/err"
-check "without a display: exit 5 and a message naming it and xvfb-run" \
-    [ $? = 5 ] && grep -q "no display.*xvfb-run" "$T/err"
+[ $? = 5 ] && grep -q "no display.*xvfb-run" "$T/err"
+verdict "without a display: exit 5 and a message naming it and xvfb-run"
 SDL_AUDIODRIVER=none-such "$BIN" play "$T/clip10.wav" >"$T/out" 2>"$T/err"
-check "without a sound device: exit 5 and a message naming it" [ $? = 5 ] && grep -q "no sound device" "$T/err"
+[ $? = 5 ] && grep -q "no sound device" "$T/err"
+verdict "without a sound device: exit 5 and a message naming it"
 
 # ---- examples/live_player.c ------------------------------------------------------------------------------------
 SDL_DISKAUDIOFILE="$T/card2.raw" "$LIVE" avatars/grace-hopper.imx "$T/clip10.wav" --log "$T/c.log" >"$T/out" 2>"$T/err"
 check "live_player (C) plays the clip and exits 0" [ $? = 0 ]
 set -- $(offsets "$T/c.log")
 echo "     live_player audio/video offset over $3 speech frames: mean $1 ms, 95th percentile $2 ms"
-check "live_player: mean offset within +-20 ms, 95th percentile within 40 ms" \
-    awk -v m="$1" -v p="$2" -v n="$3" 'BEGIN { exit !(n >= 240 && m >= -20 && m <= 20 && p <= 40) }'
+awk -v m="$1" -v p="$2" -v n="$3" 'BEGIN { exit !(n >= 240 && m >= -20 && m <= 20 && p <= 40) }'
+verdict "live_player: mean offset within +-20 ms, 95th percentile within 40 ms"
 
 echo "integration/player: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -6,6 +6,8 @@ package struct FaceAnalysisError: Error, Sendable, CustomStringConvertible, Equa
     package enum Kind: String, Sendable, CaseIterable {
         /// The image buffer or its dimensions are invalid (wrong byte count, zero or absurd size).
         case invalidImage
+        /// The image is too small to find a face in (under `FaceAnalyzer.minImageSide` on a side).
+        case imageTooSmall
         /// A model file is missing, unreadable, malformed, or not the model expected.
         case invalidModel
         /// The detector found no face.
