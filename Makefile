@@ -24,7 +24,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -95,7 +95,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LI
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
 
-test: deps test-swift test-c test-cli test-install test-player
+test: deps test-swift test-c test-tsan test-cli test-install test-player
 
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
@@ -112,6 +112,29 @@ test-cli: build
 
 test-install: build
 	integration/install/run.sh
+
+# ThreadSanitizer: the library built with -sanitize=thread (its own scratch directory), the C tests' thread
+# stress run against it (compiled with the toolchain's clang, whose TSan runtime the Swift code expects), and
+# the Kit's stream tests. Any report fails the run (halt_on_error).
+TSAN_SWIFT := .build/tsan/release/libessence2.so
+SWIFT_RT   := $(dir $(shell command -v $(SWIFT) 2>/dev/null))../lib/swift/linux
+TSAN_CC    := $(dir $(shell command -v $(SWIFT) 2>/dev/null))clang
+TSAN_TESTS := four_pushers random_calls quiesce frame_fd engines_are every_function reply_counts
+
+$(TSAN_SWIFT): $(SWIFT_SOURCES)
+	@rm -f $@
+	$(SWIFT) build -c release --sanitize=thread --product essence2 --scratch-path .build/tsan
+
+$(OUT)/test_abi_tsan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(TSAN_SWIFT)
+	@mkdir -p $(OUT)/tsan
+	cp $(TSAN_SWIFT) $(OUT)/tsan/libessence2.so.$(SOMAJOR)
+	ln -sf libessence2.so.$(SOMAJOR) $(OUT)/tsan/libessence2.so
+	$(TSAN_CC) -fsanitize=thread -O1 -g $(CWARN) -pthread $(CTEST_SOURCES) -o $@ -L$(OUT)/tsan -lessence2 \
+	  -L$(SWIFT_RT) -ldispatch -lBlocksRuntime -Wl,-rpath,$(abspath $(OUT)/tsan):$(SWIFT_RT)
+
+test-tsan: $(OUT)/test_abi_tsan
+	TSAN_OPTIONS=halt_on_error=1 $(OUT)/test_abi_tsan --no-fork avatars/grace-hopper.imx $(TSAN_TESTS)
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test -c release --sanitize=thread --scratch-path .build/tsan --filter KitStreamTests
 
 # The live players under Xvfb with SDL's file-backed sound card: audio/video offset, screenshot, --say, --mic.
 test-player: build $(OUT)/live_player

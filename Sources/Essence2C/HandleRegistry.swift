@@ -1,10 +1,9 @@
 import Essence2Runtime
-import Synchronization
 
 /// Every live engine, by the handle given to C. A handle is checked here before use, so an unknown,
 /// garbage or destroyed handle is an error code, never a dereference.
 enum HandleRegistry {
-    private static let live = Mutex<[UInt: Engine]>([:])
+    private static let live = Locked<[UInt: Engine]>([:])
 
     /// Boxes `engine` and returns its new handle.
     static func register(_ engine: Engine) -> OpaquePointer {

@@ -1,4 +1,4 @@
-import Synchronization
+import Essence2Runtime
 
 /// The live engines of the process, held weakly, for `Essence2Engine.quiesceAll`.
 final class EngineRegistry: Sendable {
@@ -8,7 +8,7 @@ final class EngineRegistry: Sendable {
         weak var engine: Essence2Engine?
     }
 
-    private let entries = Mutex<(next: UInt64, live: [UInt64: Entry])>((0, [:]))
+    private let entries = Locked<(next: UInt64, live: [UInt64: Entry])>((0, [:]))
 
     func nextID() -> UInt64 {
         entries.withLock { state in

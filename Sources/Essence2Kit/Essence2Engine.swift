@@ -1,6 +1,5 @@
 import Essence2Runtime
 import FoundationEssentials
-import Synchronization
 
 /// One talking avatar: speech in (`feed`), frames out (`frames()`, `nextFrame`, `pullFrame`), with idle motion
 /// between replies. The Swift API of the reference's Essence 2 SDK, on the same engine as the C interface
@@ -21,14 +20,14 @@ public final class Essence2Engine: Sendable {
 
     let engine: Engine
     let clock: any KitClock
-    let state: Mutex<KitState>
+    let state: Locked<KitState>
     let registration: UInt64
 
     package init(engine: Engine, clock: any KitClock) {
         self.engine = engine
         self.clock = clock
         (width, height) = engine.frameSize
-        state = Mutex(KitState(frameBytes: engine.frameBytes))
+        state = Locked(KitState(frameBytes: engine.frameBytes))
         registration = EngineRegistry.shared.nextID()
         EngineRegistry.shared.add(self)
     }

@@ -1,5 +1,4 @@
 import Essence2Runtime
-import Synchronization
 
 /// Virtual time for tests: it moves only by `advance`, which wakes every sleeper whose deadline has come.
 package final class VirtualKitClock: KitClock, Sendable {
@@ -10,7 +9,7 @@ package final class VirtualKitClock: KitClock, Sendable {
         let continuation: CheckedContinuation<Void, Never>
     }
 
-    private let sleepers = Mutex<(next: UInt64, waiting: [Sleeper])>((0, []))
+    private let sleepers = Locked<(next: UInt64, waiting: [Sleeper])>((0, []))
 
     package init(start: Int64 = 1_000_000_000) {
         manual = ManualClock(start: start)

@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,8 +9,8 @@ import Glibc
 /// without metering and are never refused. A host that configures one (`ESSENCE2_METERING_URL`) expects
 /// metered sessions, so sessions are then refused with a reason rather than run unmetered.
 package enum Credentials {
-    private static let secret = Mutex<String?>(nil)
-    private static let refusal = Mutex<String>("")
+    private static let secret = Locked<String?>(nil)
+    private static let refusal = Locked<String>("")
 
     /// Stores the secret for sessions created later; nil clears it.
     package static func setSecret(_ value: String?) {

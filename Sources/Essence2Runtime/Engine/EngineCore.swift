@@ -8,19 +8,19 @@ import Glibc
 /// The shared heart of an engine: its state under a lock, the render thread's wake-up signal, and the thread.
 /// The render thread holds its own reference, so it can finish after the `Engine` is gone.
 final class EngineCore: Sendable {
-    let state: Mutex<EngineState>
+    let state: Locked<EngineState>
     let clock: any MonotonicClock
     let avatar: Avatar
     private let wakeSignal = DispatchSemaphore(value: 0)
     private let exitSignal = DispatchSemaphore(value: 0)
     private let exited = Atomic<Bool>(false)
     /// The host's frame descriptor, once asked for (`frameDescriptor()`); kept level with `available`.
-    private let signal = Mutex<FrameSignal?>(nil)
+    private let signal = Locked<FrameSignal?>(nil)
 
     init(avatar: Avatar, clock: any MonotonicClock) {
         self.avatar = avatar
         self.clock = clock
-        state = Mutex(EngineState(avatar: avatar))
+        state = Locked(EngineState(avatar: avatar))
     }
 
     func wake() {

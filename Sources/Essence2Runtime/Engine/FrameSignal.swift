@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +11,7 @@ package final class FrameSignal: Sendable {
     /// The read end, handed to the host.
     package let descriptor: Int32
     private let writeEnd: Int32
-    private let raised = Mutex(false)
+    private let raised = Locked(false)
 
     /// nil when the pipe cannot be made (out of file descriptors); `reason` says why.
     package init?(reason: inout String) {
