@@ -24,7 +24,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -95,7 +95,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LI
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
 
-test: deps test-swift test-c test-tsan test-cli test-install test-player
+test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm
 
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
@@ -135,6 +135,11 @@ $(OUT)/test_abi_tsan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(TS
 test-tsan: $(OUT)/test_abi_tsan
 	TSAN_OPTIONS=halt_on_error=1 $(OUT)/test_abi_tsan --no-fork avatars/grace-hopper.imx $(TSAN_TESTS)
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test -c release --sanitize=thread --scratch-path .build/tsan --filter KitStreamTests
+
+# Essence2Kit from another package: examples/swift by path (swift run renders frames) and a package that
+# depends on essence2 by version.
+test-swiftpm:
+	integration/swiftpm/run.sh
 
 # The live players under Xvfb with SDL's file-backed sound card: audio/video offset, screenshot, --say, --mic.
 test-player: build $(OUT)/live_player
