@@ -4,36 +4,39 @@ import Essence2Runtime
 
 @_cdecl("be_essence2_push_audio")
 public func be_essence2_push_audio(_ h: OpaquePointer?, _ samples: UnsafePointer<Int16>?, _ count: Int32) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    guard count >= 0, count <= Int32(StreamFormat.ringSamples) else {
-        return fail(ResultCode.argument, "count \(count) is outside 0...\(StreamFormat.ringSamples) samples "
-            + "(push long audio in pieces)")
-    }
-    if count == 0 { return succeed(ResultCode.ok) }
-    guard let samples else { return fail(ResultCode.argument, "samples is NULL with count \(count)") }
-    switch engine.push(UnsafeBufferPointer(start: samples, count: Int(count))) {
-    case .queued:
-        return succeed(ResultCode.ok)
-    case .ringFull(let buffered):
-        return fail(ResultCode.full, "the audio ring is full: it holds \(buffered) of \(StreamFormat.ringSamples) "
-            + "samples and \(count) more do not fit; nothing was queued: pull frames, then push again")
-    case .stopped:
-        return fail(ResultCode.full, "the engine was stopped by be_essence2_quiesce_all; nothing was queued: "
-            + "destroy it and create a new one")
+    withEngine(h, failing: ResultCode.argument) { engine in
+        guard count >= 0, count <= Int32(StreamFormat.ringSamples) else {
+            return fail(ResultCode.argument, "count \(count) is outside 0...\(StreamFormat.ringSamples) samples "
+                + "(push long audio in pieces)")
+        }
+        if count == 0 { return succeed(ResultCode.ok) }
+        guard let samples else { return fail(ResultCode.argument, "samples is NULL with count \(count)") }
+        switch engine.push(UnsafeBufferPointer(start: samples, count: Int(count))) {
+        case .queued:
+            return succeed(ResultCode.ok)
+        case .ringFull(let buffered):
+            return fail(ResultCode.full, "the audio ring is full: it holds \(buffered) of \(StreamFormat.ringSamples) "
+                + "samples and \(count) more do not fit; nothing was queued: pull frames, then push again")
+        case .stopped:
+            return fail(ResultCode.full, "the engine was stopped by be_essence2_quiesce_all; nothing was queued: "
+                + "destroy it and create a new one")
+        }
     }
 }
 
 @_cdecl("be_essence2_end_utterance")
 public func be_essence2_end_utterance(_ h: OpaquePointer?) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    engine.endUtterance()
-    return succeed(ResultCode.ok)
+    withEngine(h, failing: ResultCode.argument) { engine in
+        engine.endUtterance()
+        return succeed(ResultCode.ok)
+    }
 }
 
 @_cdecl("be_essence2_frames_available")
 public func be_essence2_frames_available(_ h: OpaquePointer?) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    return succeed(Int32(clamping: engine.framesAvailable()))
+    withEngine(h, failing: ResultCode.argument) { engine in
+        return succeed(Int32(clamping: engine.framesAvailable()))
+    }
 }
 
 @_cdecl("be_essence2_pull_frame")
@@ -67,44 +70,49 @@ private func pull(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ ca
 @_cdecl("be_essence2_get_info")
 public func be_essence2_get_info(_ h: OpaquePointer?, _ width: UnsafeMutablePointer<Int32>?,
                                  _ height: UnsafeMutablePointer<Int32>?) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    guard let width, let height else { return fail(ResultCode.argument, "width and height must not be NULL") }
-    let size = engine.frameSize
-    width.pointee = Int32(clamping: size.width)
-    height.pointee = Int32(clamping: size.height)
-    return succeed(ResultCode.ok)
+    withEngine(h, failing: ResultCode.argument) { engine in
+        guard let width, let height else { return fail(ResultCode.argument, "width and height must not be NULL") }
+        let size = engine.frameSize
+        width.pointee = Int32(clamping: size.width)
+        height.pointee = Int32(clamping: size.height)
+        return succeed(ResultCode.ok)
+    }
 }
 
 @_cdecl("be_essence2_reset")
 public func be_essence2_reset(_ h: OpaquePointer?) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    engine.reset()
-    return succeed(ResultCode.ok)
+    withEngine(h, failing: ResultCode.argument) { engine in
+        engine.reset()
+        return succeed(ResultCode.ok)
+    }
 }
 
 @_cdecl("be_essence2_last_frame_kind")
 public func be_essence2_last_frame_kind(_ h: OpaquePointer?) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    return succeed(engine.lastFrameKind?.rawValue ?? -1)
+    withEngine(h, failing: ResultCode.argument) { engine in
+        return succeed(engine.lastFrameKind?.rawValue ?? -1)
+    }
 }
 
 @_cdecl("be_essence2_frame_fd")
 public func be_essence2_frame_fd(_ h: OpaquePointer?) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    switch engine.frameDescriptor() {
-    case .success(let descriptor):
-        return succeed(descriptor)
-    case .failure(let error):
-        return fail(ResultCode.argument, error.reason + " (too many open files? raise the limit or close some)")
+    withEngine(h, failing: ResultCode.argument) { engine in
+        switch engine.frameDescriptor() {
+        case .success(let descriptor):
+            return succeed(descriptor)
+        case .failure(let error):
+            return fail(ResultCode.argument, error.reason + " (too many open files? raise the limit or close some)")
+        }
     }
 }
 
 @_cdecl("be_essence2_reply_counts")
 public func be_essence2_reply_counts(_ h: OpaquePointer?, _ started: UnsafeMutablePointer<Int64>?,
                                      _ ended: UnsafeMutablePointer<Int64>?) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    let counts = engine.replyCounts
-    started?.pointee = counts.started
-    ended?.pointee = counts.ended
-    return succeed(ResultCode.ok)
+    withEngine(h, failing: ResultCode.argument) { engine in
+        let counts = engine.replyCounts
+        started?.pointee = counts.started
+        ended?.pointee = counts.ended
+        return succeed(ResultCode.ok)
+    }
 }

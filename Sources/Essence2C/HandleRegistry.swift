@@ -33,3 +33,10 @@ enum HandleRegistry {
         live.withLock { Array($0.values) }
     }
 }
+
+/// Runs `body` with the engine of the live handle `h`; for a NULL, unknown or destroyed handle it records the
+/// reason and returns `code` instead (the thunks' common first step).
+func withEngine<Code: BinaryInteger>(_ h: OpaquePointer?, failing code: Code, _ body: (Engine) -> Code) -> Code {
+    guard let engine = HandleRegistry.engine(h) else { return fail(code, unknownHandle) }
+    return body(engine)
+}

@@ -227,71 +227,70 @@ import Glibc
         engine.shutdown()
     }
 
-    @Test func followingAnAudioClockThatRunsAheadDropsLateFramesAndCountsThem() async throws {
+    /// What a reply of `seconds` of speech looks like through `frames(audioClock:)` on virtual time, with an audio
+    /// clock that starts on the first speech frame (as a player does) and runs `speed` times as fast as the frames.
+    struct Followed {
+        let engine: Essence2Engine
+        /// The speech frames handed out and the virtual time of each.
+        let speech: [(frame: Essence2Frame, at: Int64)]
+        /// Virtual time at which the audio started.
+        let origin: Int64?
+        let speed: Double
+
+        /// Seconds of audio the clock had played when `at` came.
+        func played(at: Int64) -> Double { Double(at - (origin ?? at)) / 1e9 * speed }
+    }
+
+    static func follow(speed: Double, seconds: Double, milliseconds: Int) async throws -> Followed {
         let clock = VirtualKitClock()
         let engine = try await Self.engine(clock: clock)
         let started = Mutex<Int64?>(nil)
-        // The audio clock runs 1.5 times as fast as the frames (a device that plays ahead).
         let audioClock: @Sendable () -> Double? = {
-            started.withLock { $0 }.map { Double(clock.nanoseconds() - $0) / 1e9 * 1.5 }
+            started.withLock { $0 }.map { Double(clock.nanoseconds() - $0) / 1e9 * speed }
         }
         let collected = Collected()
         let consumer = Self.collect(engine.frames(audioClock: audioClock), clock: clock, into: collected)
-        engine.feed(Self.speech(seconds: 3))
+        engine.feed(Self.speech(seconds: seconds))
         engine.flushTail()
-        var audioStarted = false
-        for _ in 0..<4_000 {
+        for _ in 0..<milliseconds {
             await Self.run(clock, milliseconds: 1)
-            if !audioStarted, collected.all.contains(where: { $0.frame.isSpeech }) {
+            if started.withLock({ $0 }) == nil, collected.all.contains(where: { $0.frame.isSpeech }) {
                 started.withLock { $0 = clock.nanoseconds() }  // the audio starts on the first speech frame
-                audioStarted = true
             }
             if collected.all.contains(where: { $0.frame.endsReply }) { break }
         }
-        let speech = collected.all.filter { $0.frame.isSpeech }
-        #expect(engine.droppedFrames > 10, "dropped \(engine.droppedFrames)")
-        #expect(speech.count + Int(engine.droppedFrames) >= 70)
-        // Every speech frame handed out was at most a frame behind the audio clock.
-        if let origin = started.withLock({ $0 }) {
-            for (frame, at) in speech.dropFirst() {
-                let played = Double(at - origin) / 1e9 * 1.5
-                #expect(played < frame.audioTime + 0.04 + 0.005, "frame \(frame.index) shown at \(played) s of audio")
-                #expect(played >= frame.audioTime - 0.005)
-            }
-        }
         consumer.cancel()
-        engine.shutdown()
+        return Followed(engine: engine, speech: collected.all.filter { $0.frame.isSpeech },
+                        origin: started.withLock { $0 }, speed: speed)
+    }
+
+    @Test func followingAnAudioClockThatRunsAheadDropsLateFramesAndCountsThem() async throws {
+        // The audio clock runs 1.5 times as fast as the frames (a device that plays ahead).
+        let followed = try await Self.follow(speed: 1.5, seconds: 3, milliseconds: 4_000)
+        let dropped = followed.engine.droppedFrames
+        #expect(dropped > 10, "dropped \(dropped)")
+        #expect(followed.speech.count + Int(dropped) >= 70)
+        #expect(followed.origin != nil)
+        // Every speech frame handed out was at most a frame behind the audio clock, and never ahead of it.
+        for (frame, at) in followed.speech.dropFirst() {
+            let played = followed.played(at: at)
+            #expect(played < frame.audioTime + 0.04 + 0.005, "frame \(frame.index) shown at \(played) s of audio")
+            #expect(played >= frame.audioTime - 0.005)
+        }
+        followed.engine.shutdown()
     }
 
     @Test func followingAnAudioClockThatRunsSlowHoldsEachFrameUntilItsTime() async throws {
-        let clock = VirtualKitClock()
-        let engine = try await Self.engine(clock: clock)
-        let started = Mutex<Int64?>(nil)
         // A player 20% slow: frames must wait for it, none dropped.
-        let audioClock: @Sendable () -> Double? = {
-            started.withLock { $0 }.map { Double(clock.nanoseconds() - $0) / 1e9 * 0.8 }
-        }
-        let collected = Collected()
-        let consumer = Self.collect(engine.frames(audioClock: audioClock), clock: clock, into: collected)
-        engine.feed(Self.speech(seconds: 1))
-        engine.flushTail()
-        for _ in 0..<3_000 {
-            await Self.run(clock, milliseconds: 1)
-            if started.withLock({ $0 }) == nil, collected.all.contains(where: { $0.frame.isSpeech }) {
-                started.withLock { $0 = clock.nanoseconds() }
-            }
-            if collected.all.contains(where: { $0.frame.endsReply }) { break }
-        }
-        let speech = collected.all.filter { $0.frame.isSpeech }
-        #expect(engine.droppedFrames == 0)
-        #expect(speech.count >= 20, "\(speech.count) speech frames")
-        let origin = try #require(started.withLock { $0 })
-        for (frame, at) in speech.dropFirst() {
-            let played = Double(at - origin) / 1e9 * 0.8
+        let followed = try await Self.follow(speed: 0.8, seconds: 1, milliseconds: 3_000)
+        #expect(followed.engine.droppedFrames == 0)
+        #expect(followed.speech.count >= 20, "\(followed.speech.count) speech frames")
+        #expect(followed.origin != nil)
+        for (frame, at) in followed.speech.dropFirst() {
+            let played = followed.played(at: at)
             #expect(played >= frame.audioTime - 0.005, "frame \(frame.index) at \(played) s: never before its audio")
         }
-        consumer.cancel()
-        engine.shutdown()
+        followed.engine.shutdown()
     }
 
     @Test func createRefusesMissingFilesAndMissingResourceDirectories() async {

@@ -17,19 +17,7 @@ SRC=avatars/sources
 FIX=integration/cli/fixtures
 T=$(mktemp -d "${TMPDIR:-/tmp}/essence2-faces-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
-passed=0; failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -s "$T/err" ] && sed 's/^/     | /' "$T/err" | head -8; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
-# verdict DESC: ok when the command list just before it succeeded (all of an `A && B && C` chain), else FAIL.
-verdict() { if [ $? = 0 ]; then ok "$1"; else bad "$1"; fi; }
-run() { want=$1; shift; "$BIN" "$@" >"$T/out" 2>"$T/err"; status=$?; [ "$status" = "$want" ]; }
-# fails_with STATUS PATTERN DESC ARGS...
-fails_with() {
-    want=$1; pattern=$2; desc=$3; shift 3
-    if run "$want" "$@" && grep -qi -- "$pattern" "$T/err"; then ok "$desc (exit $want)"
-    else bad "$desc: want exit $want and a message matching '$pattern', got exit $status"; fi
-}
+. integration/cli/checks.sh
 portrait_size() { grep -o 'portrait [0-9]*x[0-9]*' "$T/out" | head -1; }
 # point FILE NAME: "x y" of a named point in landmark JSON written by `avatar detect --landmarks-out`.
 point() { grep "\"$2\":" "$1" | head -1 | tr -d '[],' | awk '{ print $2, $3 }'; }

@@ -16,21 +16,7 @@ AVATAR=avatars/grace-hopper.imx
 DEMO=examples/audio/demo.wav
 T=$(mktemp -d "${TMPDIR:-/tmp}/essence2-outputs-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
-passed=0; failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -s "$T/err" ] && sed 's/^/     | /' "$T/err" | head -8; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
-# verdict DESC: ok when the command list just before it succeeded (all of an `A && B && C` chain), else FAIL.
-verdict() { if [ $? = 0 ]; then ok "$1"; else bad "$1"; fi; }
-run() { want=$1; shift; "$BIN" "$@" >"$T/out" 2>"$T/err"; status=$?; [ "$status" = "$want" ]; }
-fails_with() {
-    want=$1; pattern=$2; desc=$3; shift 3
-    if run "$want" "$@" && grep -q "^essence2: " "$T/err" && grep -qi -- "$pattern" "$T/err"; then
-        ok "$desc (exit $want)"
-    else
-        bad "$desc: want exit $want and a message matching '$pattern', got exit $status"
-    fi
-}
+. integration/cli/checks.sh
 probe() { ffprobe -v error -select_streams "$2" -show_entries "stream=$3" -of default=nw=1:nk=1 "$1" | head -1; }
 # Files in a directory other than the ones named (one per line in $2).
 others() { ls -A "$1" | grep -vxF -f "$2"; }

@@ -20,24 +20,8 @@ done
 [ -f "$DEMO" ] || { echo "integration/cli: $DEMO is missing" >&2; exit 2; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/essence2-cli-test.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
-passed=0; failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -s "$T/err" ] && sed 's/^/     | /' "$T/err" | head -8; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else bad "$desc"; fi; }
-# verdict DESC: ok when the command list just before it succeeded (all of an `A && B && C` chain), else FAIL.
-verdict() { if [ $? = 0 ]; then ok "$1"; else bad "$1"; fi; }
+. integration/cli/checks.sh
 
-# run WANT_STATUS ARGS...: runs essence2, stdout in $T/out, stderr in $T/err; true when the status is WANT.
-run() { want=$1; shift; "$BIN" "$@" >"$T/out" 2>"$T/err"; status=$?; [ "$status" = "$want" ]; }
-# fails_with STATUS PATTERN DESC ARGS...: a failure with that status and an "essence2: ..." message matching PATTERN.
-fails_with() {
-    want=$1; pattern=$2; desc=$3; shift 3
-    if run "$want" "$@" && grep -q "^essence2: " "$T/err" && grep -qi -- "$pattern" "$T/err"; then
-        ok "$desc (exit $want)"
-    else
-        bad "$desc: want exit $want and a message matching '$pattern', got exit $status"
-    fi
-}
 # Numbers from a 16-bit WAV written by essence2 (44-byte header): samples, RMS, frequency by zero crossings.
 wav_u16() { od -An -v -t u2 -j "$2" -N 2 "$1" | tr -d ' '; }
 wav_u32() { od -An -v -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
