@@ -131,6 +131,17 @@ if [ $st -ne 0 ] && grep -q "be_essence2_create failed (-2): no such file" "$tmp
 else
   fail "minimal_loop with a missing avatar: status $st, message: $(cat "$tmp/noavatar.log")"
 fi
+# A damaged avatar: the examples print the library's own reason (a checksum mismatch), not the code's meaning.
+cp "$AVATAR" "$tmp/damaged.imx"
+printf '\377' | dd of="$tmp/damaged.imx" bs=1 seek=100000 conv=notrunc 2>/dev/null
+"$BUILD/minimal_loop" "$tmp/damaged.imx" "$DEMO" "$tmp/never.y4m" >/dev/null 2>"$tmp/damaged.log"
+st=$?
+if [ $st -ne 0 ] && grep -q "be_essence2_create failed (-2): checksum mismatch in section" "$tmp/damaged.log" \
+   && ! grep -q "audio ring full" "$tmp/damaged.log"; then
+  ok "minimal_loop reports a damaged avatar with the library's reason: $(head -n 1 "$tmp/damaged.log")"
+else
+  fail "minimal_loop with a damaged avatar: status $st, message: $(cat "$tmp/damaged.log")"
+fi
 
 # --- render_file (unpaced) ---------------------------------------------------------------------------
 for run in 1 2; do
