@@ -141,20 +141,21 @@ extension AvatarCommand {
         if let licence = options.licence { info["licence"] = licence }
         try AvatarFile.write(avatar, info: info, to: output)
         let check = try AvatarFile.read(path: output)  // what was written must read back
-        let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        let size = FileCheck.size(output) ?? 0
         print("wrote \(output): \(check.name), \(check.width)x\(check.height) (\(placement)), \(size) bytes, "
             + "head box \(check.headBox.width)x\(check.headBox.height) at (\(check.headBox.x), \(check.headBox.y))")
         return ExitStatus.success
     }
 
     private static func readSmallFile(_ path: String) throws -> [UInt8] {
-        guard FileCheck.isFile(path),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let data = FileManager.default.contents(atPath: path) else {
+        guard FileCheck.isFile(path), let size = FileCheck.size(path) else {
             throw ImageDecodeError("cannot read \(path): no such file, or not a readable file")
         }
-        if let size = attributes[.size] as? Int, size > maxJSONSize {
+        if size > maxJSONSize {
             throw ImageDecodeError("\(path): \(size) bytes, more than the limit of \(maxJSONSize)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImageDecodeError("cannot read \(path)")
         }
         return [UInt8](data)
     }

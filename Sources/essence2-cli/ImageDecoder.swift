@@ -7,11 +7,10 @@ enum ImageDecoder {
     static let maxFileSize = 256 << 20
 
     static func decode(path: String) throws(ImageDecodeError) -> ImageBuffer {
-        guard FileCheck.isFile(path),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+        guard FileCheck.isFile(path), let size = FileCheck.size(path) else {
             throw ImageDecodeError("cannot read \(path): no such file, or not a regular file")
         }
-        if let size = attributes[.size] as? Int, size > maxFileSize {
+        if size > maxFileSize {
             throw ImageDecodeError("\(path): \(size) bytes, more than the limit of \(maxFileSize)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {

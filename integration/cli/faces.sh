@@ -43,6 +43,16 @@ upright() {
 
 run 0 avatar build "$SRC/grace_hopper.jpg" -o "$T/grace.imx" && [ -s "$T/grace.imx" ]
 verdict "avatar build finds the face in a JPEG portrait without a landmark file"
+grep -q "wrote .*grace.imx: .*, $(wc -c <"$T/grace.imx") bytes," "$T/out"
+verdict "avatar build reports the size of the file it wrote ($(wc -c <"$T/grace.imx") bytes)"
+# A landmark file over the 16 MiB limit is refused before it is read; a portrait over 256 MiB likewise.
+truncate -s 17M "$T/huge.landmarks.json"
+fails_with 1 "more than the limit of 16777216" "a landmark JSON over 16 MiB is refused by its size" \
+    avatar build "$SRC/grace_hopper.jpg" --landmarks "$T/huge.landmarks.json" -o "$T/huge.imx"
+truncate -s 257M "$T/huge.jpg"
+fails_with 1 "more than the limit of 268435456" "a portrait over 256 MiB is refused by its size" \
+    avatar build "$T/huge.jpg" -o "$T/huge.imx"
+rm -f "$T/huge.landmarks.json" "$T/huge.jpg"
 run 0 avatar inspect "$T/grace.imx" && [ "$(portrait_size)" = "portrait 512x600" ] && grep -q "found in the portrait" "$T/out"
 verdict "the avatar built from the found face is valid and keeps the portrait's 512x600"
 
