@@ -143,7 +143,7 @@ final class EngineCore: Sendable {
                 _ = wakeSignal.wait(timeout: .now() + .milliseconds(100))
                 continue
             }
-            renderer.render(job.params, mode: job.mode, into: buffer.bytes)
+            buffer.drawn = renderer.render(job.params, mode: job.mode, into: buffer.bytes, over: buffer.drawn)
             let finishedAt = clock.nanoseconds()
             let ready = state.withLock { s -> Bool in
                 s.finish(id: job.id, buffer: buffer)

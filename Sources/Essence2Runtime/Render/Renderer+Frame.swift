@@ -91,34 +91,59 @@ extension Renderer {
         return Affine2(a: 1, b: 0, c: t.x, d: 0, e: 1, f: t.y)
     }
 
-    /// Copies the portrait into the parts of the output outside `dirty`.
-    func copyPortrait(into out: UnsafeMutablePointer<UInt8>, view: PixelRect, except dirty: PixelRect) {
+    /// Copies the portrait into the parts of `within` (a rectangle of the view) outside `dirty`.
+    func copyPortrait(into out: UnsafeMutablePointer<UInt8>, view: PixelRect, within area: PixelRect,
+                      except dirty: PixelRect) {
         let rowBytes = view.width * 3
         let hasDirty = dirty.width > 0 && dirty.height > 0
-        if !hasDirty, view.x == 0, view.width == width {
+        guard area.width > 0, area.height > 0 else { return }
+        if !hasDirty, area == view, view.x == 0, view.width == width {
             out.update(from: portrait + view.y * rowBytes, count: rowBytes * view.height)
             return
         }
-        for y in view.y..<view.maxY {
-            let src = portrait + (y * width + view.x) * 3
-            let dst = out + (y - view.y) * rowBytes
+        // Columns [from, to) of row y, in the view's coordinates.
+        func copy(_ y: Int, _ from: Int, _ to: Int) {
+            guard to > from else { return }
+            let src = portrait + (y * width + from) * 3
+            (out + (y - view.y) * rowBytes + (from - view.x) * 3).update(from: src, count: (to - from) * 3)
+        }
+        for y in area.y..<area.maxY {
             if hasDirty, y >= dirty.y, y < dirty.maxY {
-                let left = (dirty.x - view.x) * 3
-                dst.update(from: src, count: left)
-                let right = (dirty.maxX - view.x) * 3
-                (dst + right).update(from: src + right, count: rowBytes - right)
+                copy(y, area.x, min(area.maxX, dirty.x))
+                copy(y, max(area.x, dirty.maxX), area.maxX)
             } else {
-                dst.update(from: src, count: rowBytes)
+                copy(y, area.x, area.maxX)
             }
         }
     }
 
-    /// Redraws `state.dirty`: the mesh triangles, then the background under the head mask, then the mouth.
+    /// Fewest rows a band is worth splitting off for another core.
+    static let minimumBandRows = 48
+
+    /// Redraws `state.dirty`: split into horizontal bands drawn on every core when the pool is free (each pixel
+    /// is computed the same way whichever band it falls in, so the frame is the same bytes), else whole.
     func draw(_ state: FrameState, into out: UnsafeMutablePointer<UInt8>, view: PixelRect) {
         let d = state.dirty
+        let pool = BandPool.shared
+        let bands = min(pool.workers + 1, d.height / Self.minimumBandRows)
+        if bands > 1 {
+            let split = pool.run(bands: bands) { index in
+                let top = d.y + d.height * index / bands, bottom = d.y + d.height * (index + 1) / bands
+                drawBand(state, band: PixelRect(x: d.x, y: top, width: d.width, height: bottom - top), into: out, view: view)
+            }
+            if split { return }
+        }
+        drawBand(state, band: d, into: out, view: view)
+    }
+
+    /// Redraws the rows `band` of `state.dirty`: the mesh triangles, then the background under the head mask,
+    /// then the mouth.
+    private func drawBand(_ state: FrameState, band d: PixelRect, into out: UnsafeMutablePointer<UInt8>, view: PixelRect) {
         let covStride = d.width
-        for y in 0..<d.height { (coverage + y * covStride).update(repeating: 0, count: d.width) }
-        let canvas = FrameCanvas(out: out, view: view, dirty: d, coverage: coverage,
+        // The band's rows of the coverage buffer (laid out over the whole dirty rectangle, row by row).
+        let bandCoverage = coverage + (d.y - state.dirty.y) * covStride
+        for y in 0..<d.height { (bandCoverage + y * covStride).update(repeating: 0, count: d.width) }
+        let canvas = FrameCanvas(out: out, view: view, dirty: d, coverage: bandCoverage,
                                  source: UnsafePointer(window.pixels), sourceRect: window.rect)
         if let rig {
             rig.texture.withUnsafeBufferPointer { src in
@@ -135,8 +160,9 @@ extension Renderer {
         }
         let maskBase = UnsafePointer(maskPixels)
         canvas.fillBackground(inverseHead: state.inverseHead, mask: maskBase)
-        if let mouth, state.mouthArea.width > 0, state.mouthArea.height > 0 {
-            mouth.draw(on: canvas, area: state.mouthArea, toLocal: state.mouthToLocal,
+        let mouthArea = Renderer.intersect(state.mouthArea, d)
+        if let mouth, mouthArea.width > 0, mouthArea.height > 0 {
+            mouth.draw(on: canvas, area: mouthArea, toLocal: state.mouthToLocal,
                        openingSpan: state.openingSpan, centerGap: state.centerGap)
         }
     }

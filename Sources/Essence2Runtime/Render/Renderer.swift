@@ -136,13 +136,24 @@ package final class Renderer {
     /// Draws one frame, packed B,G,R, rows top to bottom, no padding. `out.count` must be at least
     /// `width * height * 3` of `mode`'s frame size.
     package func render(_ params: FrameParams, mode: DisplayMode, into out: UnsafeMutableRawBufferPointer) {
+        _ = render(params, mode: mode, into: out, over: nil)
+    }
+
+    /// Renders into `out`, which already holds a frame of `mode` that differs from the portrait only inside
+    /// `previous` (what the last call returned for this buffer; nil for memory of unknown content): only that
+    /// rectangle is restored around the new one, not the whole portrait copied again. Returns the rectangle
+    /// this frame drew (outside it the buffer holds the portrait's own pixels), for the next call.
+    package func render(_ params: FrameParams, mode: DisplayMode, into out: UnsafeMutableRawBufferPointer,
+                        over previous: PixelRect?) -> PixelRect {
         let view = view(mode)
         precondition(out.count >= view.width * view.height * 3, "frame buffer too small")
-        guard view.width > 0, view.height > 0, let base = out.baseAddress else { return }
+        guard view.width > 0, view.height > 0, let base = out.baseAddress else { return view }
         let o = base.assumingMemoryBound(to: UInt8.self)
         let frame = prepare(params, view: view)
-        copyPortrait(into: o, view: view, except: frame.dirty)
+        copyPortrait(into: o, view: view, within: previous.map { Renderer.intersect($0, view) } ?? view,
+                     except: frame.dirty)
         if frame.dirty.width > 0, frame.dirty.height > 0 { draw(frame, into: o, view: view) }
+        return frame.dirty
     }
 
     func view(_ mode: DisplayMode) -> PixelRect {
