@@ -154,8 +154,24 @@ demo: deps build
 	$(CLI) render examples/audio/demo.wav --avatar avatars/grace-hopper.imx -o out/demo.mp4
 	@echo "demo: $(abspath out/demo.mp4)"
 
-bench: deps build
+# Avatars built by the command from the default portrait at the size hosts show: the whole portrait on a
+# 1080x1920 canvas (--fit, face about 385 px wide) and cropped to fill it (face about 590 px).
+BENCH_AVATARS := $(OUT)/bench/grace-1080x1920-fit.imx $(OUT)/bench/grace-1080x1920-fill.imx
+
+$(OUT)/bench/grace-1080x1920-fit.imx: $(CLI) avatars/sources/grace_hopper.jpg
+	@mkdir -p $(@D)
+	$(CLI) avatar build avatars/sources/grace_hopper.jpg --size 1080x1920 --fit -o $@ >/dev/null
+
+$(OUT)/bench/grace-1080x1920-fill.imx: $(CLI) avatars/sources/grace_hopper.jpg
+	@mkdir -p $(@D)
+	$(CLI) avatar build avatars/sources/grace_hopper.jpg --size 1080x1920 -o $@ >/dev/null
+
+bench: deps build $(BENCH_AVATARS)
 	$(CLI) bench --avatar avatars/grace-hopper.imx
+	@for a in avatars/astronaut.imx $(BENCH_AVATARS); do $(CLI) bench --avatar $$a --native-only 2>/dev/null | sed -n '/^essence2 bench/,/^peak memory, 4/p'; done
+	@$(CLI) bench --live 8 --seconds 60 --avatar avatars/grace-hopper.imx 2>/dev/null
+	@$(CLI) bench --live 4 --seconds 60 --avatar $(OUT)/bench/grace-1080x1920-fit.imx 2>/dev/null
+	@$(CLI) bench --live 4 --seconds 60 --avatar $(OUT)/bench/grace-1080x1920-fill.imx 2>/dev/null
 	@echo "face detection + Face Mesh landmarks (avatar build), one thread:"
 	@for p in avatars/sources/grace_hopper.jpg avatars/sources/astronaut.png; do \
 	  printf '  %s:' "$$p"; $(CLI) avatar detect $$p --time 21 | tail -1 | sed 's/^  time/ time/'; done

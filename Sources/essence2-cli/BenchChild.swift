@@ -87,6 +87,9 @@ enum BenchChild {
             idleEach.append(idleSeconds.map { RenderTiming.realTimeFactor(frames: idleFrames, seconds: $0) }.reduce(0, +) / Double(engineCount))
         }
 
+        // The engines' own peak: taken before the latency runs (which start an engine of their own) and the frame
+        // copy measurement (two frames of its own).
+        let peak = MemoryStatus.peakResidentBytes() ?? 0
         var latency: BenchLatency?
         var copySeconds: Double?
         if engineCount == 1 {
@@ -110,7 +113,7 @@ enum BenchChild {
         return BenchRun(width: width, height: height, engines: engineCount, repetitions: reps, replyFrames: replyFrames,
                         speechRealTime: Statistics.median(speechAll), speechRealTimePerEngine: Statistics.median(speechEach),
                         idleRealTime: Statistics.median(idleAll), idleRealTimePerEngine: Statistics.median(idleEach),
-                        baselineBytes: baseline, peakBytes: MemoryStatus.peakResidentBytes() ?? 0,
+                        baselineBytes: baseline, peakBytes: peak,
                         latency: latency, frameCopySeconds: copySeconds)
     }
 }

@@ -22,11 +22,20 @@ enum BenchCommand {
             print(String(decoding: data, as: UTF8.self))
             return
         }
-        let (avatarPath, _) = try ImxLocator.load(options.avatar)
+        let (avatarPath, avatar) = try ImxLocator.load(options.avatar)
         let speech = try BenchChild.speech(options: options)
+        if let live = options.live {
+            let result = try BenchLive.run(avatar: avatar, engines: live, seconds: options.liveSeconds, speech: speech.samples)
+            let copy = BenchMeasure.frameCopySeconds(bytes: avatar.width * avatar.height * 3)
+            print("live: \(result.engines) engine\(result.engines == 1 ? "" : "s") at \(avatar.width)x\(avatar.height) in realtime pacing for "
+                  + "\(Formatting.fixed(result.seconds, digits: 0)) s (\(avatarPath)): \(result.framesPerEngine.lowerBound)"
+                  + "...\(result.framesPerEngine.upperBound) frames each, \(result.skipped) skipped, \(result.reanchored) re-anchored, "
+                  + "CPU \(Formatting.fixed(result.cpuPercent, digits: 0))% (frame copy floor \(Formatting.fixed(copy * 1e6, digits: 0)) us)")
+            return
+        }
         guard let executable = ChildProcess.ownExecutable() else { throw CLIError("cannot find this program's executable") }
         var runs: [BenchRun] = []
-        for size in ["native", largeCanvas] {
+        for size in options.nativeOnly ? ["native"] : ["native", largeCanvas] {
             for engines in [1, 4] {
                 var argv = [executable, "bench", "--child", size, "--engines", String(engines),
                             "--avatar", avatarPath, "--reps", String(options.repetitions)]

@@ -7,6 +7,11 @@ struct BenchOptions {
     var repetitions = 3
     var json = false
     var wantsHelp = false
+    /// Only the avatar at its own size (no 1080x1920 column).
+    var nativeOnly = false
+    /// Engines for the live (realtime) run, and its length in seconds; nil: no live run.
+    var live: Int?
+    var liveSeconds = 60.0
     /// Set in the child processes the bench starts: the canvas ("native" or "WxH") and the engine count.
     var childSize: String?
     var childEngines = 1
@@ -21,6 +26,9 @@ struct BenchOptions {
         .init(name: "--json", takesValue: false),
         .init(name: "--child", takesValue: true),
         .init(name: "--engines", takesValue: true),
+        .init(name: "--native-only", takesValue: false),
+        .init(name: "--live", takesValue: true),
+        .init(name: "--seconds", takesValue: true),
         .init(name: "--help", aliases: ["-h"], takesValue: false),
     ])
 
@@ -38,6 +46,15 @@ struct BenchOptions {
             options.repetitions = value
         }
         options.childSize = scanned.value("--child")
+        options.nativeOnly = scanned.has("--native-only")
+        if let live = scanned.value("--live") {
+            guard let value = Int(live), (1...64).contains(value) else { throw .usage("bad --live '\(live)' (use 1 to 64 engines)") }
+            options.live = value
+        }
+        if let seconds = scanned.value("--seconds") {
+            guard let value = Double(seconds), value >= 1, value <= 3600 else { throw .usage("bad --seconds '\(seconds)' (use 1 to 3600)") }
+            options.liveSeconds = value
+        }
         if let engines = scanned.value("--engines") {
             guard let value = Int(engines), (1...64).contains(value) else { throw .usage("bad --engines '\(engines)' (use 1 to 64)") }
             options.childEngines = value

@@ -10,7 +10,7 @@ struct RenderJob {
 
 extension EngineState {
     /// How many reply frames are planned ahead of the display.
-    var replyAhead: Int { pacing == .realtime ? 3 : 4 }
+    var replyAhead: Int { 3 }
 
     /// Plans the frames that can be planned now: reply frames as their audio allows, idle frames to keep the
     /// face alive. Returns true while a reply is open (it may be waiting for audio or for time, so the render
@@ -211,9 +211,13 @@ extension EngineState {
 
     /// Keeps a spare buffer of the current mode for the next render.
     mutating func recycle(_ buffer: FrameBuffer?) {
-        guard let buffer, buffer.mode == mode, buffer.bytes.count == frameBytes, pool.count < 3 else { return }
+        guard let buffer, buffer.mode == mode, buffer.bytes.count == frameBytes, pool.count < spareBuffers else { return }
         pool.append(buffer)
     }
+
+    /// Frame memory kept for reuse: two frames, one for large frames (over 4 MB, 1080x1920), where one spare
+    /// is enough for the steady state and each more costs 6 MB.
+    var spareBuffers: Int { frameBytes > 4 << 20 ? 1 : 2 }
 
     /// A new mode or seed: every planned frame renders again, idle frames are planned again.
     mutating func invalidateRenders(replanIdle: Bool) {

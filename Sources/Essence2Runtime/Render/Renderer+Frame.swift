@@ -94,6 +94,14 @@ extension Renderer {
     /// Copies the portrait into the parts of `within` (a rectangle of the view) outside `dirty`.
     func copyPortrait(into out: UnsafeMutablePointer<UInt8>, view: PixelRect, within area: PixelRect,
                       except dirty: PixelRect) {
+        portraitPixels.withUnsafeBufferPointer { buffer in
+            guard let portrait = buffer.baseAddress else { return }
+            copyPortrait(portrait, into: out, view: view, within: area, except: dirty)
+        }
+    }
+
+    private func copyPortrait(_ portrait: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, view: PixelRect,
+                              within area: PixelRect, except dirty: PixelRect) {
         let rowBytes = view.width * 3
         let hasDirty = dirty.width > 0 && dirty.height > 0
         guard area.width > 0, area.height > 0 else { return }

@@ -8,7 +8,7 @@ package final class Renderer {
     package let width: Int
     package let height: Int
     /// The portrait, packed B,G,R (`width * height * 3` bytes).
-    let portrait: UnsafeMutablePointer<UInt8>
+    let portraitPixels: [UInt8]
     /// HEAD-mode crop, inside the portrait.
     package let headBox: PixelRect
     let metrics: FaceMetrics
@@ -36,12 +36,13 @@ package final class Renderer {
         width = max(avatar.width, 0)
         height = max(avatar.height, 0)
         let byteCount = width * height * 3
-        let image = UnsafeMutablePointer<UInt8>.allocate(capacity: max(byteCount, 1))
-        image.initialize(repeating: 0, count: max(byteCount, 1))
-        avatar.pixels.withUnsafeBufferPointer { p in
-            if let base = p.baseAddress { image.update(from: base, count: min(byteCount, p.count)) }
+        // The avatar's own pixels, shared with it (no copy) when they have the right size, as a valid avatar's do.
+        let imageWidth = width, imageHeight = height
+        var pixels = avatar.pixels
+        if pixels.count != byteCount || byteCount == 0 {
+            pixels = Array(pixels.prefix(byteCount)) + [UInt8](repeating: 0, count: max(1, byteCount - min(pixels.count, byteCount)))
         }
-        portrait = image
+        portraitPixels = pixels
         headBox = Renderer.clampedHeadBox(avatar.headBox, width: width, height: height, faceBox: avatar.landmarks.faceBox)
 
         let rig = FaceRig(mesh: avatar.mesh, landmarks: avatar.landmarks)
@@ -86,7 +87,10 @@ package final class Renderer {
             region = windowRect
         }
         self.region = region
-        window = SourceWindow(image: image, imageWidth: width, rect: windowRect)
+        // `pixels` holds at least one byte, so its buffer has a base address.
+        window = pixels.withUnsafeBufferPointer { image in
+            SourceWindow(image: image.baseAddress!, imageWidth: imageWidth, rect: windowRect)
+        }
         headMask = headMask.resampled(to: windowRect)
         mask = headMask
         let area = max(windowRect.width * windowRect.height, 1)
@@ -109,8 +113,10 @@ package final class Renderer {
         lipLower.initialize(repeating: .zero, count: MediaPipeFace.lowerInnerLip.count)
 
         if let rig, width > 0, height > 0 {
-            let palette = MouthPalette(image: image, width: width, height: height, points: rig.source,
-                                       mouth: rig.mouth, faceHeight: metrics.height)
+            let palette = pixels.withUnsafeBufferPointer { image in
+                MouthPalette(image: image.baseAddress!, width: imageWidth, height: imageHeight, points: rig.source,
+                             mouth: rig.mouth, faceHeight: metrics.height)
+            }
             mouth = MouthInterior(mouth: rig.mouth, palette: palette, closeUpper: FaceRig.closeUpperShare)
         } else {
             mouth = nil
@@ -118,7 +124,6 @@ package final class Renderer {
     }
 
     deinit {
-        portrait.deallocate()
         maskPixels.deallocate()
         coverage.deallocate()
         dest.deallocate()
