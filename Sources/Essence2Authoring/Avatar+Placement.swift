@@ -3,8 +3,8 @@ import Essence2Runtime
 extension Avatar {
     /// This avatar on a `canvasWidth` x `canvasHeight` canvas: the portrait scaled (bilinear when enlarging,
     /// area averaging when shrinking) to the largest size that fits, centred, and the rest of the canvas filled
-    /// by extending the portrait's edge colours outward, blending into a blur of them with distance (never
-    /// black). Landmarks, mesh (z scaled too), face and mouth boxes, head box (kept square) and head mask (0
+    /// by the portrait mirrored across its edges, blurred more with distance and blended far out into the mean
+    /// colour of its border (no streaks, no visible edge, never black). Landmarks, mesh (z scaled too), face and mouth boxes, head box (kept square) and head mask (0
     /// outside the portrait) are mapped to the canvas. Canvas sides are clamped to 1...16384 and the area to
     /// 8192 x 8192 pixels; the same size returns the avatar unchanged.
     package func placed(onCanvasWidth canvasWidth: Int, height canvasHeight: Int) -> Avatar {
@@ -78,47 +78,83 @@ extension Avatar {
                       headBox: PixelRect(x: boxX, y: boxY, width: side, height: side), headMask: mask, seed: seed)
     }
 
-    /// The canvas: the scaled portrait at its offset; elsewhere its nearest edge pixel, blended with distance
-    /// into a heavily blurred version of that extension.
+    /// The canvas: the scaled portrait at its offset; elsewhere the portrait mirrored across its nearest edge (so the
+    /// background goes on with its own texture and colours, with no streaks), blurred more and more with distance
+    /// from the edge, and blended far out into the mean colour of the portrait's border.
     private static func fillCanvas(_ scaled: [UInt8], fitW: Int, fitH: Int, offsetX: Int, offsetY: Int,
                                    canvasW: Int, canvasH: Int) -> [UInt8] {
-        var extended = [UInt8](repeating: 0, count: canvasW * canvasH * 3)
-        extended.withUnsafeMutableBufferPointer { extended in
+        /// Index `i` reflected into 0..<n (mirror padding, repeating for canvases much larger than the portrait).
+        func reflect(_ i: Int, _ n: Int) -> Int {
+            guard n > 1 else { return 0 }
+            let period = 2 * n
+            var m = i % period
+            if m < 0 { m += period }
+            return m < n ? m : period - 1 - m
+        }
+        var mirrored = [UInt8](repeating: 0, count: canvasW * canvasH * 3)
+        mirrored.withUnsafeMutableBufferPointer { mirrored in
             scaled.withUnsafeBufferPointer { scaled in
                 for y in 0..<canvasH {
-                    let sy = min(max(y - offsetY, 0), fitH - 1)
+                    let sy = reflect(y - offsetY, fitH)
                     for x in 0..<canvasW {
-                        let sx = min(max(x - offsetX, 0), fitW - 1)
+                        let sx = reflect(x - offsetX, fitW)
                         let src = (sy * fitW + sx) * 3, dst = (y * canvasW + x) * 3
-                        extended[dst] = scaled[src]
-                        extended[dst + 1] = scaled[src + 1]
-                        extended[dst + 2] = scaled[src + 2]
+                        mirrored[dst] = scaled[src]
+                        mirrored[dst + 1] = scaled[src + 1]
+                        mirrored[dst + 2] = scaled[src + 2]
                     }
                 }
             }
         }
-        if fitW == canvasW && fitH == canvasH { return extended }
-        // The blur is computed at 1/8 size and enlarged again: the same look at a fraction of the cost.
-        let radius = max(4, max(canvasW, canvasH) / 48)
-        let smallW = max(1, canvasW / 8), smallH = max(1, canvasH / 8)
-        var small = ImageResampler.resize(extended, width: canvasW, height: canvasH, channels: 3, to: smallW, smallH)
-        for _ in 0..<3 {
-            ImageFilters.boxBlur(&small, width: smallW, height: smallH, channels: 3, radius: max(1, radius / 8))
+        if fitW == canvasW && fitH == canvasH { return mirrored }
+        // Two blurs of the mirror, computed at reduced size and enlarged again: a light one near the portrait's
+        // edge (no visible seam) and a heavy one further out (no recognisable mirrored shapes).
+        func blurred(radius: Int, reduce: Int) -> [UInt8] {
+            let smallW = max(1, canvasW / reduce), smallH = max(1, canvasH / reduce)
+            var small = ImageResampler.resize(mirrored, width: canvasW, height: canvasH, channels: 3, to: smallW, smallH)
+            for _ in 0..<3 {
+                ImageFilters.boxBlur(&small, width: smallW, height: smallH, channels: 3, radius: max(1, radius / reduce))
+            }
+            return ImageResampler.resize(small, width: smallW, height: smallH, channels: 3, to: canvasW, canvasH)
         }
-        let blurred = ImageResampler.resize(small, width: smallW, height: smallH, channels: 3, to: canvasW, canvasH)
-        let ramp = Float(2 * radius)
-        var canvas = extended
+        let side = max(canvasW, canvasH)
+        let light = blurred(radius: max(2, side / 320), reduce: 2)
+        let heavy = blurred(radius: max(8, side / 24), reduce: 8)
+        // The mean colour of the portrait's border (its outermost 2% on each side).
+        var mean = SIMD3<Float>(repeating: 0)
+        var count: Float = 0
+        let band = max(1, min(fitW, fitH) / 50)
+        for y in 0..<fitH {
+            for x in 0..<fitW where x < band || y < band || x >= fitW - band || y >= fitH - band {
+                let i = (y * fitW + x) * 3
+                mean += SIMD3(Float(scaled[i]), Float(scaled[i + 1]), Float(scaled[i + 2]))
+                count += 1
+            }
+        }
+        mean /= max(count, 1)
+        let margin = Float(max(offsetX, offsetY, canvasW - offsetX - fitW, canvasH - offsetY - fitH, 1))
+        let seam = Float(max(8, side / 40))
+        var canvas = mirrored
         canvas.withUnsafeMutableBufferPointer { canvas in
-            blurred.withUnsafeBufferPointer { blurred in
-                for y in 0..<canvasH {
-                    let dy = y < offsetY ? offsetY - y : max(0, y - (offsetY + fitH - 1))
-                    for x in 0..<canvasW {
-                        let dx = x < offsetX ? offsetX - x : max(0, x - (offsetX + fitW - 1))
-                        guard dx > 0 || dy > 0 else { continue }
-                        let t = min(1, Float(max(dx, dy)) / ramp)
-                        let i = (y * canvasW + x) * 3
-                        for c in i..<(i + 3) {
-                            canvas[c] = UInt8(Float(canvas[c]) * (1 - t) + Float(blurred[c]) * t + 0.5)
+            light.withUnsafeBufferPointer { light in
+                heavy.withUnsafeBufferPointer { heavy in
+                    for y in 0..<canvasH {
+                        let dy = y < offsetY ? offsetY - y : max(0, y - (offsetY + fitH - 1))
+                        for x in 0..<canvasW {
+                            let dx = x < offsetX ? offsetX - x : max(0, x - (offsetX + fitW - 1))
+                            guard dx > 0 || dy > 0 else { continue }
+                            let distance = Float(max(dx, dy))
+                            // Mirror -> light blur over the first few pixels, then -> heavy blur, then -> mean.
+                            let a = min(1, distance / seam)
+                            let b = min(1, max(0, distance - seam / 2) / (2 * seam))
+                            let c = min(1, max(0, distance / margin - 0.5) * 2)
+                            let i = (y * canvasW + x) * 3
+                            for k in 0..<3 {
+                                let near = Float(canvas[i + k]) * (1 - a) + Float(light[i + k]) * a
+                                let far = near * (1 - b) + Float(heavy[i + k]) * b
+                                let value = far * (1 - c * 0.6) + mean[k] * c * 0.6
+                                canvas[i + k] = UInt8(min(255, max(0, value + 0.5)))
+                            }
                         }
                     }
                 }

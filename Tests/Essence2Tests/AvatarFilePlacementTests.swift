@@ -49,17 +49,19 @@ import Testing
         #expect(placed.pixels == avatar.pixels && placed.landmarks == avatar.landmarks && placed.mesh == avatar.mesh)
     }
 
-    @Test func backgroundExtendsTheEdgeColoursInsteadOfBlack() {
+    @Test func backgroundContinuesThePortraitWithoutStreaksOrAVisibleEdge() {
         var avatar = AvatarFixture.small()
         for i in stride(from: 0, to: avatar.pixels.count, by: 3) {
             avatar.pixels[i] = 10; avatar.pixels[i + 1] = 200; avatar.pixels[i + 2] = 90
         }
+        // One colour: the whole canvas is that colour (never black).
         let placed = avatar.placed(onCanvasWidth: 200, height: 300)
         for i in stride(from: 0, to: placed.pixels.count, by: 3) where placed.pixels[i] != 10 || placed.pixels[i + 1] != 200 || placed.pixels[i + 2] != 90 {
             Issue.record("pixel \(i / 3) is not the portrait's colour")
             break
         }
-        // A two-coloured portrait: top rows red, bottom rows blue; the padding above is red, below blue.
+        // A two-coloured portrait (top rows red, bottom rows blue): right at each edge the padding goes on in
+        // the edge's colour (no visible edge).
         for y in 0..<48 {
             for x in 0..<64 {
                 let i = (y * 64 + x) * 3
@@ -67,8 +69,28 @@ import Testing
             }
         }
         let banded = avatar.placed(onCanvasWidth: 64, height: 148)  // 50 rows of padding above and below
-        #expect(banded.pixels[(5 * 64 + 30) * 3 + 2] > 200 && banded.pixels[(5 * 64 + 30) * 3] < 50)
-        #expect(banded.pixels[(140 * 64 + 30) * 3] > 200 && banded.pixels[(140 * 64 + 30) * 3 + 2] < 50)
+        #expect(banded.pixels[(48 * 64 + 30) * 3 + 2] > 200 && banded.pixels[(48 * 64 + 30) * 3] < 50)
+        #expect(banded.pixels[(100 * 64 + 30) * 3] > 200 && banded.pixels[(100 * 64 + 30) * 3 + 2] < 50)
+        // A textured portrait (a checkerboard of 4-pixel squares): the padding is not its edge row repeated
+        // (streaks would be columns of one value), and across the edge the rows differ no more than inside.
+        for y in 0..<48 {
+            for x in 0..<64 {
+                let i = (y * 64 + x) * 3
+                let v: UInt8 = (x / 4 + y / 4) % 2 == 0 ? 40 : 220
+                avatar.pixels[i] = v; avatar.pixels[i + 1] = v; avatar.pixels[i + 2] = v
+            }
+        }
+        let textured = avatar.placed(onCanvasWidth: 64, height: 148)
+        func value(_ x: Int, _ y: Int) -> Int { Int(textured.pixels[(y * 64 + x) * 3]) }
+        var streakColumns = 0
+        for x in 0..<64 {
+            let column = (40..<50).map { value(x, $0) }
+            if Set(column).count == 1 { streakColumns += 1 }
+        }
+        #expect(streakColumns < 8, "\(streakColumns) of 64 columns are constant just above the portrait")
+        func rowStep(_ y: Int) -> Double { Double((0..<64).map { abs(value($0, y) - value($0, y + 1)) }.reduce(0, +)) / 64 }
+        let inside = (54..<60).map(rowStep).max() ?? 0
+        #expect(rowStep(49) <= inside + 1, "the step across the top edge \(rowStep(49)) exceeds the portrait's own \(inside)")
     }
 
     @Test func placingTheShippedAvatarOnAPortraitCanvasKeepsTheFaceInPlace() throws {
