@@ -24,7 +24,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: sheet test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -34,6 +34,7 @@ help:
 	@echo "make test       Swift tests, C tests of the ABI (also under AddressSanitizer), examples, the command"
 	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
 	@echo "make bench      speed and memory figures"
+	@echo "make sheet      contact sheets of the avatars (mouth shapes, a clip, idle motion) in docs/sheets/"
 	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command"
 	@echo "make deps       install the Debian packages the build needs (as root)"
 	@echo "make lipsync-data / lipsync-train / lipsync-eval   lip-sync model: data, training, evaluation"
@@ -153,6 +154,10 @@ demo: deps build
 	@mkdir -p out
 	$(CLI) render examples/audio/demo.wav --avatar avatars/grace-hopper.imx -o out/demo.mp4
 	@echo "demo: $(abspath out/demo.mp4)"
+
+# Contact sheets (docs/sheets/): each shipped avatar and a 1080x1920 build, mouth shapes, a clip and idle motion.
+sheet: deps build
+	tools/make_sheets.sh $(CLI)
 
 # Avatars built by the command from the default portrait at the size hosts show: the whole portrait on a
 # 1080x1920 canvas (--fit, face about 385 px wide) and cropped to fill it (face about 590 px).

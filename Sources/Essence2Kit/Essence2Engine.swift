@@ -54,9 +54,12 @@ public final class Essence2Engine: Sendable {
                          clock: SystemKitClock())
     }
 
-    /// `create` on an injected clock (tests run it on virtual time).
+    /// `create` on an injected clock (tests run it on virtual time); `startRendering: false` makes an engine
+    /// that never becomes ready.
     package static func create(identity path: String, resourcesDirectory: String? = nil, readyTimeout: Double = 300,
-                               clock: any KitClock) async throws(Essence2KitError) -> Essence2Engine {
+                               clock: any KitClock, startRendering: Bool = true) async throws(Essence2KitError)
+        -> Essence2Engine
+    {
         if let resourcesDirectory, !DirectoryCheck.isDirectory(resourcesDirectory) {
             throw .resourcesUnavailable(reason: "'\(resourcesDirectory)' is not a directory (pass nil: this version "
                                         + "needs no runtime files)")
@@ -73,7 +76,7 @@ public final class Essence2Engine: Sendable {
         if let refusal = Credentials.admitSession() {
             throw .meteringRefused(reason: refusal)
         }
-        let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock), clock: clock)
+        let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock, startRendering: startRendering), clock: clock)
         let deadline = clock.nanoseconds() + Int64(max(0, min(readyTimeout, 1e6)) * 1e9)
         while !made.engine.isReady {
             if clock.nanoseconds() >= deadline || Task.isCancelled {

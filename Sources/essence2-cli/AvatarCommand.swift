@@ -14,6 +14,8 @@ enum AvatarCommand {
                essence2 avatar detect PORTRAIT [--face N] [--landmarks-out FILE.json] [--mesh-out FILE.json]
                                      [--time N] [--models DIR]
                essence2 avatar inspect AVATAR.imx
+               essence2 avatar poses [AVATAR] --frames DIR [--region full|face|mouth] [--idle SECONDS]
+                                     [--seed N]
 
           build    makes an .imx avatar from a JPEG or PNG portrait of 64x64 pixels or more (a JPEG's
                    EXIF orientation is applied). The face and its 468 Face Mesh landmarks are found in the
@@ -27,6 +29,10 @@ enum AvatarCommand {
           detect   lists the faces found in a portrait and the chosen face's boxes; --landmarks-out and
                    --mesh-out write its landmarks as JSON that build reads back (to check or edit them);
                    --time N times detection and landmarks (median of N runs, one thread).
+          poses    renders still frames to look at an avatar closely: the mouth shapes rest, a, e, i, o,
+                   u, m, f/v and l/th as DIR/pose_NAME.png, or with --idle SECONDS the idle motion (head,
+                   breathing, blinks, gaze, brows) as DIR/idle_00000.png ... at 25 per second; --region
+                   face keeps the head box, mouth a box 1.6 times the mouth's width around it.
           inspect  prints the header, sections (sizes, sha256 ok/FAIL), manifest and content of a file and
                    exits 0 when it is valid, 4 when it is missing or invalid.
 
@@ -45,6 +51,7 @@ enum AvatarCommand {
         case "build": return build(rest)
         case "inspect": return inspect(rest)
         case "detect": return detect(rest)
+        case "poses": return poses(rest)
         case "-h", "--help", "help":
             print(usage, terminator: "")
             return 0

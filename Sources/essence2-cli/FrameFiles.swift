@@ -17,13 +17,23 @@ final class FrameFiles {
 
     /// `DIR/frame_00000.png`, numbered from 0.
     static func path(directory: String, index: Int) -> String {
-        let number = String(index)
-        return "\(directory)/frame_\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
+        "\(directory)/\(name(prefix: "frame", index: index))"
     }
 
-    /// Writes frame `index`.
+    /// `PREFIX_00000.png`, numbered from 0.
+    static func name(prefix: String, index: Int) -> String {
+        let number = String(index)
+        return "\(prefix)_\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
+    }
+
+    /// Writes frame `index` (`frame_00000.png` ...).
     func write(index: Int, bgr: UnsafeRawBufferPointer, width: Int, height: Int) throws(CLIError) {
-        let final = Self.path(directory: directory, index: index)
+        try write(name: Self.name(prefix: "frame", index: index), bgr: bgr, width: width, height: height)
+    }
+
+    /// Writes the image `name` (a file name in the directory).
+    func write(name: String, bgr: UnsafeRawBufferPointer, width: Int, height: Int) throws(CLIError) {
+        let final = "\(directory)/\(name)"
         let partial = "\(directory)/.frame.partial-\(getpid()).png"
         do throws(CLIError) {
             try PNGWriter.write(path: partial, bgr: bgr, width: width, height: height)

@@ -326,9 +326,30 @@ import Glibc
         let made = try await Essence2Engine.create(identity: Self.avatarPath, readyTimeout: 30, clock: SystemKitClock())
         #expect(made.isReady && made.width == 512 && made.height == 600)
         made.shutdown()
-        await #expect(throws: Essence2KitError.notReady) {
-            _ = try await Essence2Engine.create(identity: Self.avatarPath, readyTimeout: 0, clock: SystemKitClock())
+        // An engine whose first frame never renders: create waits 5 s of (virtual) time, then gives up.
+        let clock = VirtualKitClock()
+        let finished = Locked(false)
+        let attempt = Task { () async -> Essence2KitError? in
+            defer { finished.withLock { $0 = true } }
+            do throws(Essence2KitError) {
+                let engine = try await Essence2Engine.create(identity: Self.avatarPath, readyTimeout: 5, clock: clock,
+                                                             startRendering: false)
+                engine.shutdown()
+                return nil
+            } catch {
+                return error
+            }
         }
+        for _ in 0..<49 {
+            while clock.sleeperCount == 0 && !finished.withLock({ $0 }) { usleep(200) }
+            clock.advance(by: 100_000_000)
+        }
+        #expect(!finished.withLock { $0 }, "still waiting after 4.9 s")
+        for _ in 0..<200 where !finished.withLock({ $0 }) {
+            while clock.sleeperCount == 0 && !finished.withLock({ $0 }) { usleep(200) }
+            clock.advance(by: 100_000_000)
+        }
+        #expect(await attempt.value == Essence2KitError.notReady)
     }
 
     @Test func quiesceAllStopsEveryLiveEngine() async throws {

@@ -83,4 +83,27 @@ struct RenderIdleMotionTests {
         let far = m.pose(at: Int.max)
         #expect(far.headRoll.isFinite && far.blink >= 0 && far.blink <= 1)
     }
+
+    @Test func theGazeIsHeldBetweenQuickSmallSaccades() {
+        for seed: UInt64 in [0, 7, 0x5EED] {
+            let m = IdleMotion(seed: seed)
+            var ahead = 0, slots = 0
+            for k in 1..<150 {
+                let start = m.gazeStart(slot: k), next = m.gazeStart(slot: k + 1)
+                // Each gaze is held 0.6 ... 3 s.
+                #expect(next - start >= 15 && next - start <= 75)
+                let before = m.pose(at: start - 1).gaze, target = m.pose(at: start + 2).gaze
+                #expect(abs(target.x) <= 0.8 && abs(target.y) <= 0.35)
+                // A saccade: two frames on the way, then the target until the next one.
+                for f in (start + 2)..<next { #expect(m.pose(at: f).gaze == target) }
+                for f in [start, start + 1] {
+                    let g = m.pose(at: f).gaze
+                    #expect(length(g - before) <= length(target - before) + 1e-6)
+                }
+                if target == .zero { ahead += 1 }
+                slots += 1
+            }
+            #expect(ahead > slots / 4 && ahead < slots * 3 / 4, "straight ahead in \(ahead) of \(slots) gazes")
+        }
+    }
 }

@@ -96,13 +96,14 @@ import Testing
         }
     }
 
-    /// Width of the dark mouth opening: the most dark pixels in any row around the mouth.
+    /// Width of the dark mouth opening: the most dark pixels (luma under 60: cavity and shadowed teeth) in any
+    /// row around the mouth.
     static func openingWidth(_ f: [UInt8], _ a: Avatar) -> Int {
         let lip = F.point(a, "upper_lip_inner_center")
         let w = Int(F.mouthWidth(a)), fh = F.faceHeight(a)
         var widest = 0
         for y in Int(lip.y)..<Int(lip.y + 0.15 * fh) {
-            widest = max(widest, (Int(lip.x) - w..<Int(lip.x) + w).filter { F.luma(f, width: a.width, x: $0, y: y) < 50 }.count)
+            widest = max(widest, (Int(lip.x) - w..<Int(lip.x) + w).filter { F.luma(f, width: a.width, x: $0, y: y) < 60 }.count)
         }
         return widest
     }

@@ -149,5 +149,24 @@ run 0 avatar build "$SRC/grace_hopper.jpg" -o "$T/square.imx" --size 300x300 && 
     && ! grep -q "warning" "$T/err"
 verdict "--size 300x300 (the portrait shrunk) builds without a warning"
 
+# avatar poses: still frames to look at an avatar closely.
+run 0 avatar poses avatars/grace-hopper.imx --frames "$T/poses" && grep -q "wrote 9 poses (rest a e i o u m fv lth; 512x600)" "$T/out" \
+    && [ "$(ls "$T/poses" | wc -l)" = 9 ] && [ "$(identify -format '%wx%h' "$T/poses/pose_a.png")" = 512x600 ]
+verdict "avatar poses writes the 9 mouth shapes as 512x600 PNGs"
+check "the open 'a' differs from 'rest' in more than 500 pixels" \
+    [ "$(compare -metric AE "$T/poses/pose_a.png" "$T/poses/pose_rest.png" null: 2>&1)" -gt 500 ]
+run 0 avatar poses avatars/astronaut.imx --region mouth --frames "$T/mouth" && mouth=$(identify -format '%wx%h' "$T/mouth/pose_o.png") \
+    && [ "${mouth%x*}" -lt 171 ] && [ "${mouth%x*}" -gt 20 ]
+verdict "--region mouth crops around the mouth ($mouth of the 512x512 frame)"
+run 0 avatar poses avatars/astronaut.imx --region face --idle 2 --frames "$T/idle" && [ "$(ls "$T/idle" | wc -l)" = 50 ] \
+    && head=$(sed -n 's/.*(\([0-9]*x[0-9]*\)).*/\1/p' "$T/out") && [ "$(identify -format '%wx%h' "$T/idle/idle_00049.png")" = "$head" ] \
+    && [ "$(compare -metric AE "$T/idle/idle_00000.png" "$T/idle/idle_00049.png" null: 2>&1)" -gt 0 ]
+verdict "--idle 2 writes 50 idle frames of the head box ($head), which move"
+fails_with 2 "--region" "--region elsewhere is refused" avatar poses avatars/astronaut.imx --region elsewhere --frames "$T/x"
+fails_with 2 "--frames" "poses without --frames is refused" avatar poses avatars/astronaut.imx
+fails_with 2 "--idle" "--idle -1 is refused" avatar poses avatars/astronaut.imx --idle -1 --frames "$T/x"
+fails_with 4 "no-such" "a missing avatar is refused with its name" avatar poses "$T/no-such.imx" --frames "$T/x"
+check "refused runs leave no frames directory" [ ! -e "$T/x" ]
+
 echo "integration/cli/faces: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -23,6 +23,11 @@ package struct LipSyncStream: Sendable {
 
     private var samples = SampleBuffer()
     private var pipeline: any ArticulationPipeline
+    private var prosody = ProsodyAnalyzer()
+    private var tongue = TongueTipTracker()
+    /// Loudness and pitch of the frame `nextFrame` or `holdFrame` last returned (`SpeechCue.silence` for a
+    /// held frame and before the first frame).
+    package private(set) var lastCue = SpeechCue.silence
     /// Hops analysed from real audio (so final); also the number of the next hop to analyse.
     private var committedHops = 0
     /// Absolute stream position where the window of hop `committedHops` starts.
@@ -66,10 +71,11 @@ package struct LipSyncStream: Sendable {
             committedHops += 1
             nextHopStart += Self.hopLength
         }
-        let articulation = pipeline.frame(
+        let articulation = tongue.apply(to: pipeline.frame(
             firstHop: frameHop, committedHops: committedHops, samples: samples, nextHopStart: nextHopStart,
-            realEnd: realEnd)
+            realEnd: realEnd))
 
+        lastCue = prosody.analyze(samples, start: frameStart, realEnd: realEnd)
         let consumed = min(buffered, Self.samplesPerFrame)
         frameStart += consumed
         if consumed == Self.samplesPerFrame {
@@ -86,6 +92,7 @@ package struct LipSyncStream: Sendable {
     /// A frame of held silence that consumes no audio (used when a live reply's audio runs dry): the mouth eases
     /// closed smoothly.
     package mutating func holdFrame() -> Articulation {
-        pipeline.hold()
+        lastCue = .silence
+        return tongue.hold(pipeline.hold())
     }
 }

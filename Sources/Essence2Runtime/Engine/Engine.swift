@@ -14,11 +14,13 @@ package final class Engine: Sendable {
 
     /// Starts an engine for `avatar`; its render thread starts at once.
     /// - Parameter clock: time source for pacing; tests inject a `ManualClock`.
-    package init(avatar: Avatar, clock: any MonotonicClock = SystemClock()) {
+    /// An engine for `avatar`; its render thread starts now, unless `startRendering` is false (tests that need
+    /// an engine that never becomes ready).
+    package init(avatar: Avatar, clock: any MonotonicClock = SystemClock(), startRendering: Bool = true) {
         // The lip-sync weights are decoded once per process (about 12 ms): here, not in the first reply.
         _ = ArticulationEnsemble.shipped
         core = EngineCore(avatar: avatar, clock: clock)
-        core.startThread()
+        if startRendering { core.startThread() }
     }
 
     deinit {
@@ -55,6 +57,7 @@ package final class Engine: Sendable {
     package func setSeed(_ seed: UInt64) {
         core.state.withLock { s in
             s.idleMotion = IdleMotion(seed: seed)
+            s.speechMotion.seed = seed
             s.invalidateRenders(replanIdle: true)
         }
         core.wake()

@@ -41,6 +41,7 @@ extension EngineState {
             ramp.nextIndex = shown.index + 1
             ramp.motionBase = shown.motion - shown.index
             ramp.lastArticulation = shown.articulation
+            ramp.gesture = shown.gesture ?? speechMotion
             replies.append(ramp)
         }
     }

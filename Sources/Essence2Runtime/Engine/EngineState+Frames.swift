@@ -136,7 +136,7 @@ extension EngineState {
         }
         lastShown = ShownFrame(
             kind: frame.kind, replyID: frame.replyID, index: frame.index,
-            articulation: frame.params.articulation, motion: frame.motion)
+            articulation: frame.params.articulation, motion: frame.motion, gesture: frame.gesture)
         retireFinishedReplies()
         return .frame(buffer, frame.kind)
     }

@@ -83,6 +83,11 @@ extension EngineState {
             let before = queue.last?.motion ?? lastShown?.motion ?? -1
             reply.motionBase = before + 1 - reply.nextIndex
         }
+        if reply.gesture == nil {
+            var carried = queue.last?.gesture ?? lastShown?.gesture ?? speechMotion
+            carried.seed = idleMotion.seed
+            reply.gesture = carried
+        }
         switch reply.phase {
         case .speech:
             let before = reply.lipSync.bufferedSamples
@@ -102,7 +107,8 @@ extension EngineState {
             }
             reply.consumed += Int64(before - reply.lipSync.bufferedSamples)
             reply.lastArticulation = a
-            return makeReplyFrame(&reply, kind: .speech, articulation: a)
+            let gesture = reply.gesture?.advance(reply.lipSync.lastCue) ?? .none
+            return makeReplyFrame(&reply, kind: .speech, articulation: a, gesture: gesture)
         case .ramp(let from, let step):
             guard step < EngineState.rampFrames else {
                 reply.phase = .done
@@ -111,7 +117,8 @@ extension EngineState {
             reply.phase = .ramp(from: from, step: step + 1)
             let t = Float(step + 1) / Float(EngineState.rampFrames)
             let eased = t * t * (3 - 2 * t)
-            return makeReplyFrame(&reply, kind: .ramp, articulation: from.mixed(with: .rest, eased))
+            let gesture = reply.gesture?.fade(remaining: EngineState.rampFrames - step) ?? .none
+            return makeReplyFrame(&reply, kind: .ramp, articulation: from.mixed(with: .rest, eased), gesture: gesture)
         case .done:
             return nil
         }
@@ -149,16 +156,17 @@ extension EngineState {
         return reply.nextIndex == 0 && now - reply.firstPush >= EngineState.firstFrameDeadline
     }
 
-    private mutating func makeReplyFrame(_ reply: inout ReplyInput, kind: FrameKind, articulation: Articulation)
-        -> PlannedFrame
-    {
+    private mutating func makeReplyFrame(
+        _ reply: inout ReplyInput, kind: FrameKind, articulation: Articulation, gesture: SpeechGesture
+    ) -> PlannedFrame {
         let index = reply.nextIndex
         reply.nextIndex += 1
         let motion = (reply.motionBase ?? 0) + index
+        if let state = reply.gesture { speechMotion = state }
         return PlannedFrame(
             id: makeID(), kind: kind, replyID: reply.id, index: index,
-            params: FrameParams(articulation: articulation, pose: idleMotion.pose(at: motion)),
-            motion: motion, audioEnd: reply.consumed)
+            params: FrameParams(articulation: articulation, pose: idleMotion.pose(at: motion).adding(gesture)),
+            motion: motion, audioEnd: reply.consumed, gesture: reply.gesture)
     }
 
     /// Removes replies whose frames are all planned and handed out (or dropped).

@@ -19,6 +19,8 @@ struct EngineState {
     /// The lip-sync mapping of replies started from now on.
     var lipSyncModel = LipSyncModel.learned
     var idleMotion: IdleMotion
+    /// The speech motion's state after the last reply frame planned (the talker's voice statistics carry on).
+    var speechMotion: SpeechMotion
     var stopped = false
     /// The first frame has rendered: warm-up is over.
     var ready = false
@@ -57,6 +59,7 @@ struct EngineState {
 
     init(avatar: Avatar) {
         idleMotion = IdleMotion(seed: avatar.seed)
+        speechMotion = SpeechMotion(seed: avatar.seed)
         fullSize = (avatar.width, avatar.height)
         headSize = (avatar.headBox.width, avatar.headBox.height)
     }
@@ -80,4 +83,6 @@ struct ShownFrame {
     var index: Int
     var articulation: Articulation
     var motion: Int
+    /// Reply frames: the speech motion's state after it.
+    var gesture: SpeechMotion?
 }

@@ -11,6 +11,8 @@ struct PlannedFrame {
     let motion: Int
     /// Samples of the reply's audio consumed up to and including this frame.
     let audioEnd: Int64
+    /// Reply frames: the speech motion's state after this frame, where a following reply continues from.
+    var gesture: SpeechMotion? = nil
     var buffer: FrameBuffer?
     var inFlight = false
 

@@ -22,6 +22,9 @@ struct ReplyInput {
     var lastArticulation = Articulation.rest
     /// Idle-motion frame number of the reply's frame 0, fixed when its first frame is planned.
     var motionBase: Int?
+    /// The motion that follows the voice, after the reply's last planned frame; set when its first frame is
+    /// planned, from the frame before it.
+    var gesture: SpeechMotion?
 
     init(id: UInt64, now: Int64, model: LipSyncModel) {
         self.id = id

@@ -12,6 +12,12 @@ struct Affine2: Equatable {
         SIMD2(a * p.x + b * p.y + c, d * p.x + e * p.y + f)
     }
 
+    /// The linear part applied to a displacement (no translation).
+    @inline(__always)
+    func applyVector(_ v: SIMD2<Float>) -> SIMD2<Float> {
+        SIMD2(a * v.x + b * v.y, d * v.x + e * v.y)
+    }
+
     var isIdentity: Bool { self == .identity }
 
     /// The inverse map, or nil when the map is (nearly) singular.

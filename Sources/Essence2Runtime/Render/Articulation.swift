@@ -8,11 +8,15 @@ package struct Articulation: Sendable, Equatable, Hashable {
     package var lipSpread: Float
     /// Lips pressed together, 0 (relaxed) ... 1 (firmly pressed, as on p/b/m). Overrides `jawOpen` at the lips.
     package var lipPress: Float
+    /// Tongue tip, 0 (lying behind the lower teeth) ... 1 (raised to the upper teeth and showing between them,
+    /// as on l, th, n, t, d). Seen only where the lips are apart.
+    package var tongueTip: Float
 
-    package init(jawOpen: Float = 0, lipSpread: Float = 0, lipPress: Float = 0) {
+    package init(jawOpen: Float = 0, lipSpread: Float = 0, lipPress: Float = 0, tongueTip: Float = 0) {
         self.jawOpen = jawOpen
         self.lipSpread = lipSpread
         self.lipPress = lipPress
+        self.tongueTip = tongueTip
     }
 
     /// The relaxed, closed mouth the face returns to between replies.
@@ -21,7 +25,8 @@ package struct Articulation: Sendable, Equatable, Hashable {
     /// The same articulation with every field inside its range; non-finite values become rest values.
     package func clamped() -> Articulation {
         func c(_ v: Float, _ lo: Float, _ hi: Float) -> Float { v.isFinite ? min(max(v, lo), hi) : 0 }
-        return Articulation(jawOpen: c(jawOpen, 0, 1), lipSpread: c(lipSpread, -1, 1), lipPress: c(lipPress, 0, 1))
+        return Articulation(jawOpen: c(jawOpen, 0, 1), lipSpread: c(lipSpread, -1, 1), lipPress: c(lipPress, 0, 1),
+                            tongueTip: c(tongueTip, 0, 1))
     }
 
     /// Linear blend: `t` = 0 gives `self`, 1 gives `other`.
@@ -29,6 +34,7 @@ package struct Articulation: Sendable, Equatable, Hashable {
         Articulation(
             jawOpen: jawOpen + (other.jawOpen - jawOpen) * t,
             lipSpread: lipSpread + (other.lipSpread - lipSpread) * t,
-            lipPress: lipPress + (other.lipPress - lipPress) * t)
+            lipPress: lipPress + (other.lipPress - lipPress) * t,
+            tongueTip: tongueTip + (other.tongueTip - tongueTip) * t)
     }
 }

@@ -1,4 +1,5 @@
-/// The idle life of one frame: head motion, breathing and blinking, independent of speech.
+/// The life of one frame beyond the mouth: head motion, breathing, blinking, brows and gaze (the idle motion,
+/// plus the motion that follows the voice while the avatar speaks).
 package struct FacePose: Sendable, Equatable, Hashable {
     /// Head rotation in the image plane, radians (positive turns clockwise on screen). Small: |roll| < 0.05.
     package var headRoll: Float
@@ -12,15 +13,22 @@ package struct FacePose: Sendable, Equatable, Hashable {
     package var blink: Float
     /// Breathing phase value, -1 ... 1 (inhale raises the head and shoulders slightly).
     package var breath: Float
+    /// Brows raised, 0 (as photographed) ... 1 (raised as far as the rig goes).
+    package var browRaise: Float
+    /// Where the eyes look, relative to the portrait's gaze: -1 ... 1 on each axis (x right, y down on screen),
+    /// 1 moving the irises by about half their radius.
+    package var gaze: SIMD2<Float>
 
     package init(headRoll: Float = 0, headShift: SIMD2<Float> = .zero, headYaw: Float = 0, headPitch: Float = 0,
-                blink: Float = 0, breath: Float = 0) {
+                blink: Float = 0, breath: Float = 0, browRaise: Float = 0, gaze: SIMD2<Float> = .zero) {
         self.headRoll = headRoll
         self.headShift = headShift
         self.headYaw = headYaw
         self.headPitch = headPitch
         self.blink = blink
         self.breath = breath
+        self.browRaise = browRaise
+        self.gaze = gaze
     }
 
     /// The still, neutral pose: the portrait as it was photographed.

@@ -42,19 +42,17 @@ extension FaceRig {
         return basis
     }
 
-    /// Triangles filling each eye opening (the mesh leaves it empty): a strip between the lids that closes flat
-    /// when the lids meet.
-    static func eyeFillTriangles() -> [SIMD3<Int32>] {
+    /// Triangles filling an eye opening that has no centre vertex (the mesh leaves it empty): a strip between
+    /// the lids that closes flat when the lids meet.
+    static func eyeStripTriangles(_ eye: MediaPipeFace.Eye) -> [SIMD3<Int32>] {
         var tris: [SIMD3<Int32>] = []
-        for eye in [MediaPipeFace.rightEye, MediaPipeFace.leftEye] {
-            let up = eye.upper.map(Int32.init), lo = eye.lower.map(Int32.init)
-            tris.append(SIMD3(Int32(eye.outer), up[0], lo[0]))
-            for k in 0..<(up.count - 1) {
-                tris.append(SIMD3(up[k], up[k + 1], lo[k]))
-                tris.append(SIMD3(up[k + 1], lo[k + 1], lo[k]))
-            }
-            tris.append(SIMD3(up[up.count - 1], Int32(eye.inner), lo[lo.count - 1]))
+        let up = eye.upper.map(Int32.init), lo = eye.lower.map(Int32.init)
+        tris.append(SIMD3(Int32(eye.outer), up[0], lo[0]))
+        for k in 0..<(up.count - 1) {
+            tris.append(SIMD3(up[k], up[k + 1], lo[k]))
+            tris.append(SIMD3(up[k + 1], lo[k + 1], lo[k]))
         }
+        tris.append(SIMD3(up[up.count - 1], Int32(eye.inner), lo[lo.count - 1]))
         return tris
     }
 }

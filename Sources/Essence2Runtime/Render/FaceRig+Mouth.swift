@@ -84,6 +84,12 @@ extension FaceRig {
             let lift = -0.05 * hw * xc * xc * lat * (upper * decayUp + lower * (1 - toJaw))
             let spreadX = spreadWidth * hw * xField * vFall
             let spreadY = lift + upper * (0.15 * thickUp * fracUp * decayUp) - lower * (0.15 * thickLo * fracLo * decayLo)
+            // The cheeks above and beside the corners rise on a spread and draw in a little on a round.
+            let vn = v / hw
+            let cheek = smoothstep(0.6, 1.2, ax) * (1 - smoothstep(2.0, 2.8, ax))
+                * smoothstep(-2.2, -1.3, vn) * (1 - smoothstep(-0.2, 0.4, vn))
+            let spreadCheekY = -0.08 * hw * cheek
+            let roundCheekY = 0.03 * hw * cheek
             // Round: corners in (inner lips more), lips fuller.
             let roundX = -roundWidth * hw * xField * vFall * (1 + 0.25 * inner)
             let roundY = -upper * (0.25 * thickUp * fracUp * decayUp) + lower * (0.25 * thickLo * fracLo * decayLo)
@@ -94,8 +100,8 @@ extension FaceRig {
             out.gap.append(f.worldVector(SIMD2(0, gapY)))
             out.jaw.append(f.worldVector(SIMD2(jawX, jawY)))
             out.closure.append(f.worldVector(SIMD2(0, closeY)))
-            out.spread.append(f.worldVector(SIMD2(spreadX, spreadY)))
-            out.round.append(f.worldVector(SIMD2(roundX, roundY)))
+            out.spread.append(f.worldVector(SIMD2(spreadX, spreadY + spreadCheekY)))
+            out.round.append(f.worldVector(SIMD2(roundX, roundY + roundCheekY)))
             out.press.append(f.worldVector(SIMD2(0, pressY)))
         }
         return out

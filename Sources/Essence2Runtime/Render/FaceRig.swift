@@ -18,7 +18,8 @@ struct FaceRig {
     /// apart the inner lip edges sample a little inside the lips, so closed lips meet lip to lip rather than
     /// showing the teeth-lit edge pixels.
     let texture: [SIMD2<Float>]
-    /// Number of face vertices (they come first); the rest are the band ring.
+    /// Number of face vertices (they come first: the 468 mesh points, then a centre vertex in each eye); the
+    /// rest are the band ring.
     let faceCount: Int
     /// Triangles as vertex indices.
     let triangles: [SIMD3<Int32>]
@@ -34,6 +35,10 @@ struct FaceRig {
     let roundBasis: [SIMD2<Float>]
     let pressBasis: [SIMD2<Float>]
     let blinkBasis: [SIMD2<Float>]
+    let browBasis: [SIMD2<Float>]
+    /// Displacement at gaze (1, 0) and (0, 1): only the eye centre vertices move.
+    let gazeXBasis: [SIMD2<Float>]
+    let gazeYBasis: [SIMD2<Float>]
     /// Constant displacement that closes a portrait's open mouth (zero for a closed one).
     let closure: [SIMD2<Float>]
     /// How far each vertex sits in front of the face outline, 0...1 (nose tip 1, outline 0): yaw/pitch parallax.
@@ -52,22 +57,35 @@ struct FaceRig {
         let mouth = MouthGeometry(points: pts)
         self.metrics = metrics
         self.mouth = mouth
-        faceCount = n
+        let irises = MediaPipeFace.irisCentres.compactMap { i -> SIMD2<Float>? in
+            guard i < mesh.points.count, abs(mesh.points[i].x) < 1e6, abs(mesh.points[i].y) < 1e6 else { return nil }
+            return SIMD2(mesh.points[i].x, mesh.points[i].y)
+        }
+        let eyes = [MediaPipeFace.rightEye, MediaPipeFace.leftEye]
+        let centres = eyes.map { FaceRig.eyeCentre($0, points: pts, irises: irises) }
+        let extra = centres.count
+        faceCount = n + extra
+        let still = [SIMD2<Float>](repeating: .zero, count: extra)
         gapMax = min(FaceRig.gapPerMouthWidth * 2 * mouth.halfWidth, FaceRig.gapPerFaceHeight * metrics.height)
 
         let lips = FaceRig.mouthBases(points: pts, mouth: mouth, metrics: metrics)
-        gapBasis = lips.gap
-        jawBasis = lips.jaw
-        spreadBasis = lips.spread
-        roundBasis = lips.round
-        pressBasis = lips.press
-        closure = lips.closure
-        blinkBasis = FaceRig.blinkBasis(points: pts)
-        parallax = FaceRig.parallaxWeights(points: pts, z: z, metrics: metrics)
+        gapBasis = lips.gap + still
+        jawBasis = lips.jaw + still
+        spreadBasis = lips.spread + still
+        roundBasis = lips.round + still
+        pressBasis = lips.press + still
+        closure = lips.closure + still
+        blinkBasis = FaceRig.blinkBasis(points: pts) + centres.map { $0?.blink ?? .zero }
+        browBasis = FaceRig.browBasis(points: pts) + still
+        gazeXBasis = [SIMD2<Float>](repeating: .zero, count: n) + centres.map { $0?.gazeX ?? .zero }
+        gazeYBasis = [SIMD2<Float>](repeating: .zero, count: n) + centres.map { $0?.gazeY ?? .zero }
+        let weights = FaceRig.parallaxWeights(points: pts, z: z, metrics: metrics)
+        parallax = weights + eyes.map { eye in eye.contour.reduce(0) { $0 + weights[$1] } / Float(eye.contour.count) }
         parallaxAmplitude = 0.03 * metrics.width
 
         let ring = FaceRig.bandRing(points: pts, metrics: metrics)
-        source = pts + ring
+        let centrePoints = zip(eyes, centres).map { eye, centre in centre?.point ?? pts[eye.outer] }
+        source = pts + centrePoints + ring
         var texture = source
         if mouth.photographedGapMax > 0 {
             let inset: (Int, Float) -> Void = { i, direction in
@@ -79,8 +97,13 @@ struct FaceRig {
             for i in MediaPipeFace.lowerInnerLip.dropFirst().dropLast() { inset(i, 1) }
         }
         self.texture = texture
-        triangles = FaceRig.cleanTriangles(mesh.triangles, vertexCount: n)
-            + FaceRig.eyeFillTriangles() + FaceRig.bandTriangles(faceCount: n)
+        var eyeFill: [SIMD3<Int32>] = []
+        for (k, eye) in eyes.enumerated() {
+            eyeFill += centres[k] == nil ? FaceRig.eyeStripTriangles(eye)
+                : FaceRig.eyeFanTriangles(centre: n + k, contour: eye.contour)
+        }
+        triangles = FaceRig.cleanTriangles(mesh.triangles, vertexCount: n) + eyeFill
+            + FaceRig.bandTriangles(faceCount: faceCount)
     }
 
     /// Jaw drop per pixel of lip opening when the lips are not pressed.
@@ -97,15 +120,21 @@ struct FaceRig {
             roundBasis.withUnsafeBufferPointer { r in
             pressBasis.withUnsafeBufferPointer { p in
             blinkBasis.withUnsafeBufferPointer { b in
+            browBasis.withUnsafeBufferPointer { w in
             closure.withUnsafeBufferPointer { k in
             parallax.withUnsafeBufferPointer { par in
                 for i in 0..<faceCount {
                     var v = src[i] + k[i]
                     v += c.gap * g[i] + c.jaw * j[i] + c.spread * s[i] + c.round * r[i]
-                    v += c.press * p[i] + c.blink * b[i]
+                    v += c.press * p[i] + c.blink * b[i] + c.brow * w[i]
                     dest[i] = head.apply(v) + par[i] * parallaxShift
                 }
-            }}}}}}}}
+                // The irises follow the gaze, less and less as the lids close over them.
+                let look = c.gaze * (1 - c.blink)
+                for i in MediaPipeFace.facePointCount..<faceCount where look != .zero {
+                    dest[i] += head.applyVector(look.x * gazeXBasis[i] + look.y * gazeYBasis[i])
+                }
+            }}}}}}}}}
             for i in faceCount..<src.count {
                 let v = src[i]
                 dest[i] = v + mask.weight(at: v) * (head.apply(v) - v)

@@ -7,6 +7,9 @@ struct HeadMotion {
     static let maxShiftPerFaceHeight: Float = 0.05
     /// Breathing lift at |breath| = 1, fraction of the face height.
     static let breathLift: Float = 0.006
+    /// How far the head moves down the face at pitch = 1 (a nod), fraction of the face height: a nod turns
+    /// the head about the neck, so the whole face dips, not only its front.
+    static let nodDrop: Float = 0.02
 
     /// Portrait to frame, for points that move with the head.
     var transform: Affine2
@@ -24,7 +27,8 @@ struct HeadMotion {
         let breath = sanitized(pose.breath, -1, 1)
         parallax = SIMD2(yaw, pitch) * parallaxAmplitude
         let lift = -m.frame.ey * (breath * HeadMotion.breathLift * faceHeight)
-        let t = shift + lift + parallax * 0.4
+        let nod = m.frame.ey * (pitch * HeadMotion.nodDrop * faceHeight)
+        let t = shift + lift + nod + parallax * 0.4
         transform = roll == 0 ? Affine2(a: 1, b: 0, c: t.x, d: 0, e: 1, f: t.y)
             : Affine2.rotation(roll, about: m.pivot, translation: t)
         isStill = transform.isIdentity && parallax == .zero
@@ -33,7 +37,8 @@ struct HeadMotion {
     /// Largest distance, in pixels, any point within `radius` of the neck pivot can move under the limits.
     static func maxDisplacement(metrics m: FaceMetrics, parallaxAmplitude: Float, radius: Float) -> Float {
         let h = motionScale(m)
-        return maxRoll * radius + maxShiftPerFaceHeight * h * 1.5 + breathLift * h + parallaxAmplitude * 1.9 + 2
+        return maxRoll * radius + maxShiftPerFaceHeight * h * 1.5 + breathLift * h + nodDrop * h
+            + parallaxAmplitude * 1.9 + 2
     }
 
     /// The face height that scales head motion, capped so absurd geometry cannot make absurd motion.

@@ -39,3 +39,11 @@ package enum MediaPipeFace {
     /// Points in the middle of each cheek, for sampling skin colour.
     static let cheekPoints = [50, 280, 205, 425, 101, 330]
 }
+
+extension MediaPipeFace {
+    /// Each eyebrow as (upper edge, lower edge) point pairs, from the outer end to the inner end.
+    static let rightBrow: [(Int, Int)] = [(70, 46), (63, 53), (105, 52), (66, 65), (107, 55)]
+    static let leftBrow: [(Int, Int)] = [(300, 276), (293, 283), (334, 282), (296, 295), (336, 285)]
+    /// The iris centres that follow the 468 face points in a 478-point mesh.
+    static let irisCentres = [468, 473]
+}

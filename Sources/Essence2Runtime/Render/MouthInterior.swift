@@ -1,7 +1,8 @@
 import Glibc
 
-/// The synthesized inside of the mouth: colours from the portrait, upper teeth fixed to the skull, and per
-/// frame the lip opening tabulated along the mouth's x axis.
+/// The synthesized inside of the mouth: colours from the portrait; upper teeth and gums fixed to the skull,
+/// lower teeth carried by the jaw, a tongue whose tip can rise to the teeth, and per frame the lip opening
+/// tabulated along the mouth's x axis.
 ///
 /// All positions are in the mouth frame of the portrait (x from the subject's right corner to the left one,
 /// y down, pixels), sampled on a fixed grid of `step` pixels over three half-widths around the centre.
@@ -10,9 +11,18 @@ final class MouthInterior {
     let step: Float
     let gridStart: Float
     let count: Int
-    /// Incisal edge of the upper teeth (y) and their shading (lateral fall-off and gaps between teeth).
+    /// Upper teeth: incisal edge (y), where the gum meets them (y, dipping between teeth), their shading
+    /// (lateral fall-off, each tooth's convex face, its own small variation) and how close the column is to
+    /// the gap between two teeth (1 at the gap, 0 a few pixels away).
     let teethEdge: UnsafeMutablePointer<Float>
+    let gumEdge: UnsafeMutablePointer<Float>
     let teethShade: UnsafeMutablePointer<Float>
+    let teethGap: UnsafeMutablePointer<Float>
+    /// Lower teeth: how far their incisal edge lies below the line their visible band starts from (hidden
+    /// beyond the canines, rounded at each tooth's corners), shading and gaps as above.
+    let lowerEdge: UnsafeMutablePointer<Float>
+    let lowerShade: UnsafeMutablePointer<Float>
+    let lowerGap: UnsafeMutablePointer<Float>
     /// Darkness of the seam where the lips meet, for portraits photographed with the mouth open (else 0).
     let seam: UnsafeMutablePointer<Float>
     /// Opening of a closed-mouthed portrait's inner lip outlines (landmark noise, under half a pixel) that
@@ -23,6 +33,8 @@ final class MouthInterior {
     let lower: UnsafeMutablePointer<Float>
     let teethLength: Float
     let mouthHalfWidth: Float
+    /// Centre of the teeth along the mouth.
+    let teethMid: Float
 
     init(mouth m: MouthGeometry, palette: MouthPalette, closeUpper: Float) {
         self.palette = palette
@@ -32,43 +44,73 @@ final class MouthInterior {
         gridStart = -1.6 * hw
         count = Int(3.2 * hw / step) + 2
         teethEdge = .allocate(capacity: count)
+        gumEdge = .allocate(capacity: count)
         teethShade = .allocate(capacity: count)
+        teethGap = .allocate(capacity: count)
+        lowerEdge = .allocate(capacity: count)
+        lowerShade = .allocate(capacity: count)
+        lowerGap = .allocate(capacity: count)
         seam = .allocate(capacity: count)
         slack = .allocate(capacity: count)
         upper = .allocate(capacity: count)
         lower = .allocate(capacity: count)
         upper.initialize(repeating: 1e9, count: count)
         lower.initialize(repeating: -1e9, count: count)
-        teethLength = 0.15 * hw
+        let tl = 0.15 * hw
+        teethLength = tl
         let innerHalf = max((m.upperInner.upperBound - m.upperInner.lowerBound) / 2, 1)
         let innerMid = (m.upperInner.upperBound + m.upperInner.lowerBound) / 2
-        // Tooth boundaries (fractions of the inner half-width from the midline): incisors, canines, premolars.
-        let bounds: [Float] = [0, 0.2, 0.37, 0.52, 0.65, 0.77, 0.88, 1]
+        teethMid = innerMid
+        // Tooth boundaries (fractions of the inner half-width from the midline): upper incisors, canines,
+        // premolars; the lower incisors are narrower.
+        let upperBounds: [Float] = [0, 0.2, 0.37, 0.52, 0.65, 0.77, 0.88, 1]
+        let lowerBounds: [Float] = [0, 0.14, 0.28, 0.43, 0.57, 0.7, 0.84, 1]
         let lineWidth = max(0.35, 0.012 * hw)
         let seamScale = max(1, 0.1 * hw)
-        for k in 0..<count {
-            let u = gridStart + Float(k) * step
-            let s = (u - innerMid) / innerHalf, a = abs(s)
+        /// Where column `s` (signed fraction of the half-width) falls among `bounds`: the tooth's number,
+        /// the position across it (0...1) and the distance to its nearer edge (pixels).
+        func tooth(_ s: Float, _ bounds: [Float]) -> (index: Int, within: Float, nearest: Float) {
+            let a = abs(s)
             var j = 0
             while j < bounds.count - 2, a > bounds[j + 1] { j += 1 }
             let lo = bounds[j], hi = bounds[j + 1]
-            let within = clamp01((a - lo) / (hi - lo))
-            let nearest = min(a - lo, hi - a) * innerHalf
+            return (s < 0 ? -1 - j : j, clamp01((a - lo) / (hi - lo)), min(a - lo, hi - a) * innerHalf)
+        }
+        /// A small fixed variation per tooth, -1 ... 1.
+        func variation(_ index: Int, _ stream: UInt64) -> Float {
+            Float(SeededNoise.unit(0xE55E_7EE7, stream, UInt64(bitPattern: Int64(index)))) * 2 - 1
+        }
+        for k in 0..<count {
+            let u = gridStart + Float(k) * step
+            let s = (u - innerMid) / innerHalf
             let root = m.upperInner(u) + closeUpper * m.photographedGap(u)
-            // Shorter teeth towards the sides, each edge slightly rounded at its corners.
-            let notch = 0.06 * teethLength * (1 - smoothstep(0, 2.5 * lineWidth, nearest))
-            teethEdge[k] = root + teethLength * (1 - 0.4 * s * s) - notch
             let lateral = max(0.25, 1 - 0.6 * s * s)
-            let convex = 0.9 + 0.1 * sinf(Float.pi * within)
-            teethShade[k] = lateral * convex * (1 - 0.16 * (1 - smoothstep(0, lineWidth, nearest)))
+
+            let up = tooth(s, upperBounds)
+            let corner = 1 - smoothstep(0, 3 * lineWidth, up.nearest)
+            // Each tooth a little longer or shorter, its incisal corners rounded.
+            let length = tl * (1 - 0.4 * s * s) * (1 + 0.05 * variation(up.index, 31))
+            teethEdge[k] = root + length - 0.16 * tl * corner * corner
+            gumEdge[k] = root - 0.1 * tl + 0.25 * tl * corner
+            teethShade[k] = lateral * (0.84 + 0.16 * sinf(Float.pi * up.within)) * (1 + 0.035 * variation(up.index, 32))
+            teethGap[k] = 1 - smoothstep(0, 1.5 * lineWidth, up.nearest)
+
+            let low = tooth(s, lowerBounds)
+            let lowCorner = 1 - smoothstep(0, 2.5 * lineWidth, low.nearest)
+            // Only the front teeth show: the band ends towards the canines.
+            lowerEdge[k] = 0.6 * tl * smoothstep(0.4, 0.75, abs(s)) + 0.12 * tl * lowCorner * lowCorner
+            lowerShade[k] = lateral * (0.86 + 0.14 * sinf(Float.pi * low.within)) * (1 + 0.035 * variation(low.index, 33))
+            lowerGap[k] = 1 - smoothstep(0, 1.5 * lineWidth, low.nearest)
+
             seam[k] = 0.45 * clamp01(m.photographedGap(u) / seamScale)
             slack[k] = m.closedSlack(u)
         }
     }
 
     deinit {
-        teethEdge.deallocate(); teethShade.deallocate(); seam.deallocate(); slack.deallocate()
-        upper.deallocate(); lower.deallocate()
+        teethEdge.deallocate(); gumEdge.deallocate(); teethShade.deallocate(); teethGap.deallocate()
+        lowerEdge.deallocate(); lowerShade.deallocate(); lowerGap.deallocate()
+        seam.deallocate(); slack.deallocate(); upper.deallocate(); lower.deallocate()
     }
 
     /// Tabulates the lip opening from the inner lip outlines (mouth frame, corner to corner).
@@ -99,16 +141,29 @@ final class MouthInterior {
 
     /// Draws the mouth interior over `area` (image pixels, inside the canvas' dirty rectangle). `toLocal` maps
     /// destination image coordinates to the mouth frame; `openingSpan` is the opening's x range there and
-    /// `centerGap` its height at the centre.
+    /// `centerGap` its height at the centre; `tongue` raises the tongue tip.
+    ///
+    /// Back to front: the cavity, the tongue's body, the lower teeth, the tongue tip, the gums and upper teeth;
+    /// then contact shadows under the upper lip and over the lower one, and the coverage of the opening.
     func draw(on canvas: FrameCanvas, area: PixelRect, toLocal: Affine2, openingSpan: ClosedRange<Float>,
-              centerGap: Float) {
+              centerGap: Float, tongue: Float) {
         let pal = palette
         let seamColor = pal.lip * 0.35
+        let gumColor = pal.gum
         let mid = (openingSpan.lowerBound + openingSpan.upperBound) / 2
         let halfOpen = max((openingSpan.upperBound - openingSpan.lowerBound) / 2, 0.5)
-        let tongueFade = smoothstep(0.3 * mouthHalfWidth, 0.75 * mouthHalfWidth, centerGap)
+        let hw = mouthHalfWidth
+        let tongueFade = smoothstep(0.3 * hw, 0.75 * hw, centerGap)
         let invStep = 1 / step
         let tl = teethLength
+        // The lower teeth ride on the jaw just inside the lower lip: a band up to a third of the teeth's length
+        // shows above the lip as the mouth opens wide.
+        let lowerShow = 0.5 * tl * smoothstep(0.15 * hw, 0.6 * hw, centerGap)
+        // The tongue tip: a rounded blade 0.45 half-widths across that rises from the body towards the upper
+        // teeth's edge (and a little past it, between the teeth) as `tongue` goes to 1.
+        let tip = sanitized(tongue, 0, 1)
+        let tipHalf = 0.45 * hw
+        let upperShadowMax = max(1, 0.05 * hw), lowerShadowMax = max(0.8, 0.035 * hw)
         for y in area.y..<area.maxY {
             let yc = Float(y) + 0.5
             for x in area.x..<area.maxX {
@@ -133,21 +188,58 @@ final class MouthInterior {
                     let t = clamp01((v - yU) / max(gap, 1))
                     let so = (u - mid) / halfOpen
                     var col = pal.cavity * ((0.6 + 0.7 * t) * max(0.4, 1 - 0.45 * so * so))
+                    // Tongue body, low in the mouth on wide openings.
+                    var bodyTop: Float = 1e9
                     if tongueFade > 0 {
-                        let top = yL - 0.34 * gap * max(0, 1 - (so / 0.75) * (so / 0.75)).squareRoot()
-                        let tc = clamp01(v - top + 0.5) * tongueFade
+                        bodyTop = yL - 0.34 * gap * max(0, 1 - (so / 0.75) * (so / 0.75)).squareRoot()
+                        let tc = clamp01(v - bodyTop + 0.5) * tongueFade
                         if tc > 0 {
-                            let lit = 0.5 + 0.35 * clamp01((v - top) / max(0.2 * gap, 1))
+                            let lit = 0.5 + 0.35 * clamp01((v - bodyTop) / max(0.2 * gap, 1))
                             col += (pal.tongue * lit - col) * tc
                         }
                     }
-                    let edge = teethEdge[k]
+                    // Lower teeth, carried by the jaw; in the shade of the upper jaw.
+                    let lEdge = yL - lowerShow + lowerEdge[k]
+                    let lcov = lowerShow > 0 ? clamp01(v - lEdge + 0.5) : 0
+                    if lcov > 0 {
+                        let depth = clamp01((v - lEdge) / max(0.6 * tl, 1))
+                        let shade = lowerShade[k] * (0.88 - 0.12 * depth) * (1 - 0.28 * lowerGap[k])
+                        col += (pal.teeth * shade - col) * lcov
+                    }
+                    // Tongue tip.
+                    if tip > 0 {
+                        let dx = (u - teethMid) / tipHalf
+                        if abs(dx) < 1 {
+                            let raised = teethEdge[k] - 0.25 * tl + 0.35 * tl * dx * dx
+                            let low = min(bodyTop, yL + 0.2 * tl)
+                            let top = low + (raised - low) * tip
+                            let across = 1 - smoothstep(0.75, 1, abs(dx))
+                            let tc = clamp01(v - top + 0.5) * across * min(1, 2 * tip)
+                            if tc > 0 {
+                                let lit = 1.05 + 0.15 * clamp01((v - top) / max(0.4 * tl, 1)) - 0.1 * (1 - abs(dx))
+                                col += (pal.tongue * lit - col) * tc
+                            }
+                        }
+                    }
+                    // Gums, and the upper teeth below them (fixed to the skull).
+                    let edge = teethEdge[k], gumLine = gumEdge[k]
                     let tcov = clamp01(edge - v + 0.5)
                     if tcov > 0 {
-                        let shadow = 0.55 + 0.45 * smoothstep(0, 0.45 * tl, v - yU)
-                        let tip = 1 - 0.1 * (1 - smoothstep(0, 0.3 * tl, edge - v))
-                        col += (pal.teeth * (teethShade[k] * shadow * tip) - col) * tcov
+                        let onGum = clamp01(gumLine - v + 0.5)
+                        let down = clamp01((v - gumLine) / max(edge - gumLine, 1))
+                        // Warmer at the gum, a little translucent at the edge, darker in the gaps between teeth
+                        // (most at the gum and the edge, where the teeth part).
+                        var tooth = pal.teeth * teethShade[k]
+                        tooth.x *= 0.94 + 0.08 * down
+                        tooth *= 1 - 0.1 * smoothstep(0.7, 1, down)
+                        let apart = 0.12 + 0.3 * max(1 - smoothstep(0, 0.25, down), smoothstep(0.8, 1, down))
+                        tooth *= 1 - apart * teethGap[k]
+                        let surface = tooth + (gumColor - tooth) * onGum
+                        col += (surface - col) * tcov
                     }
+                    // Contact shadows where the lips meet the teeth (narrower in a narrow opening).
+                    col *= 0.62 + 0.38 * smoothstep(0, max(0.6, min(upperShadowMax, 0.3 * gap)), v - yU)
+                    col *= 0.78 + 0.22 * smoothstep(0, max(0.5, min(lowerShadowMax, 0.2 * gap)), yL - v)
                     // Partly covered pixels keep the warped lips (or, just inside the opening, the head-moved
                     // portrait, which is lip-coloured there) under the interior.
                     current += (col - current) * cov

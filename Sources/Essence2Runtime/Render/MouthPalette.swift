@@ -4,6 +4,8 @@ struct MouthPalette {
     var teeth: SIMD3<Float>
     var cavity: SIMD3<Float>
     var tongue: SIMD3<Float>
+    /// Gums: the lips' colour, lighter and pinker.
+    var gum: SIMD3<Float>
 
     /// Samples the lips, the cheeks (for exposure and the light's colour) and, when the portrait shows them, the teeth.
     init(image: UnsafePointer<UInt8>, width: Int, height: Int, points: [SIMD2<Float>], mouth: MouthGeometry,
@@ -62,6 +64,7 @@ struct MouthPalette {
         self.teeth = teeth
         cavity = lip * 0.2
         tongue = SIMD3(lip.x * 0.72, lip.y * 0.68, min(255, lip.z * 0.95))
+        gum = SIMD3(min(255, lip.x * 1.05), min(255, lip.y * 0.98), min(255, lip.z * 1.08))
     }
 
     /// Even-odd point-in-polygon test.

@@ -13,6 +13,8 @@ extension Renderer {
         var mouthToLocal: Affine2
         var openingSpan: ClosedRange<Float>
         var centerGap: Float
+        /// The tongue tip's rise, from the rig controls.
+        var tongue: Float = 0
     }
 
     /// Evaluates the rig and head motion for `params` and finds the rectangle to redraw.
@@ -29,9 +31,10 @@ extension Renderer {
             bounds.add(meshSupport)
         }
         if let rig {
-            let controls = RigControls(articulation: params.articulation, blink: params.pose.blink,
+            let controls = RigControls(articulation: params.articulation, pose: params.pose,
                                        gapMax: rig.gapMax, jawPerGap: rig.jawPerGap)
             rig.deform(controls, head: head.transform, parallaxShift: head.parallax, mask: mask, into: dest)
+            state.tongue = controls.tongue
             let n = rig.source.count
             rig.source.withUnsafeBufferPointer { src in
                 for i in 0..<n {
@@ -171,7 +174,7 @@ extension Renderer {
         let mouthArea = Renderer.intersect(state.mouthArea, d)
         if let mouth, mouthArea.width > 0, mouthArea.height > 0 {
             mouth.draw(on: canvas, area: mouthArea, toLocal: state.mouthToLocal,
-                       openingSpan: state.openingSpan, centerGap: state.centerGap)
+                       openingSpan: state.openingSpan, centerGap: state.centerGap, tongue: state.tongue)
         }
     }
 }

@@ -9,8 +9,14 @@ struct RigControls: Equatable {
     var round: Float
     /// Lips pressed together, 0...1.
     var press: Float
+    /// Tongue tip raised, 0...1.
+    var tongue: Float
     /// Eyelid closure, 0...1.
     var blink: Float
+    /// Brows raised, 0...1.
+    var brow: Float = 0
+    /// Gaze, -1...1 on each axis.
+    var gaze: SIMD2<Float> = .zero
 
     /// Controls for `articulation` (clamped) and `blink`, for a face whose widest opening is `gapMax` pixels.
     init(articulation: Articulation, blink: Float, gapMax: Float, jawPerGap: Float) {
@@ -20,6 +26,14 @@ struct RigControls: Equatable {
         spread = max(a.lipSpread, 0)
         round = max(-a.lipSpread, 0)
         press = a.lipPress
+        tongue = a.tongueTip
         self.blink = sanitized(blink, 0, 1)
+    }
+
+    /// Controls for `articulation` and the eyelids, brows and gaze of `pose`.
+    init(articulation: Articulation, pose: FacePose, gapMax: Float, jawPerGap: Float) {
+        self.init(articulation: articulation, blink: pose.blink, gapMax: gapMax, jawPerGap: jawPerGap)
+        brow = sanitized(pose.browRaise, 0, 1)
+        gaze = SIMD2(sanitized(pose.gaze.x, -1, 1), sanitized(pose.gaze.y, -1, 1))
     }
 }
