@@ -193,13 +193,15 @@ import Testing
             for mode in DisplayMode.allCases {
                 let (w, h) = r.frameSize(mode)
                 var reused = [UInt8](repeating: 0x5A, count: w * h * 3)
-                var drawn: PixelRect?
+                var drawn: DrawnArea?
                 for i in 0..<30 {
                     // Large head motion, none, and mouth-only changes, so the drawn rectangle grows and shrinks.
                     var pose = idle.pose(at: i * 53)
                     if i % 7 == 3 { pose = FacePose(headRoll: 0, headShift: .zero, headYaw: 0, headPitch: 0, blink: 0, breath: 0) }
                     if i % 11 == 5 { pose.headShift = SIMD2(6, -4) }
-                    let params = FrameParams(articulation: Articulation(jawOpen: Float(i % 6) / 5, lipSpread: 0, lipPress: 0), pose: pose)
+                    if i % 5 == 2 { pose.gaze = SIMD2(0.8, -0.3); pose.browRaise = 0.7 }
+                    let params = FrameParams(articulation: Articulation(jawOpen: Float(i % 6) / 5, lipSpread: 0, lipPress: 0,
+                                                                        tongueTip: Float(i % 3) / 2), pose: pose)
                     drawn = reused.withUnsafeMutableBytes { r.render(params, mode: mode, into: $0, over: drawn) }
                     var fresh = [UInt8](repeating: 0, count: w * h * 3)
                     fresh.withUnsafeMutableBytes { r.render(params, mode: mode, into: $0) }

@@ -5,7 +5,7 @@ final class FrameBuffer: @unchecked Sendable {
     let mode: DisplayMode
     /// Where the last frame rendered into this memory differs from the portrait (nil: unknown content), so the
     /// next render restores only that rectangle. Touched only by the thread that holds the buffer.
-    var drawn: PixelRect?
+    var drawn: DrawnArea?
 
     /// nil when the memory cannot be had.
     init?(count: Int, mode: DisplayMode) {

@@ -116,8 +116,12 @@ struct FrameCanvas {
 
     /// Fills the pixels of `dirty` no triangle drew: the portrait moved by the head transform, weighted per pixel
     /// by the head mask (`mask`, laid out over `sourceRect`), so the motion fades into the still background.
-    /// `inverseHead` maps destination to source; nil means no head motion (plain copy).
-    func fillBackground(inverseHead: Affine2?, mask: UnsafePointer<UInt8>) {
+    /// `inverseHead` maps destination to source; nil means no head motion (plain copy). With `skipOutside`, the
+    /// pixels outside that rectangle where the mask is 0 are left as they are (the output already shows the
+    /// portrait there).
+    /// `maskSpans` gives, per row of `sourceRect`, the image columns [lo, hi) outside which the mask is 0.
+    func fillBackground(inverseHead: Affine2?, mask: UnsafePointer<UInt8>, maskSpans: UnsafePointer<SIMD2<Int32>>,
+                        skipOutside keep: PixelRect? = nil) {
         let stride = sourceRect.width
         let src = source
         let maxSX = ((sourceRect.width - 1) << 16) - 1, maxSY = ((sourceRect.height - 1) << 16) - 1
@@ -126,10 +130,36 @@ struct FrameCanvas {
             let cov = coverage + ((y - dirty.y) * dirty.width - dirty.x)
             let srow = src + ((y - sourceRect.y) * stride - sourceRect.x)
             let mrow = mask + ((y - sourceRect.y) * stride - sourceRect.x)
-            var o = outPixel(dirty.x, y)
+            // Columns [keepX0, keepX1) of this row are inside `keep`: mask-0 pixels elsewhere can be skipped, and
+            // the row is walked only over the columns where the mask or `keep` needs writing.
+            var keepX0 = Int.min, keepX1 = Int.max
+            var x0 = dirty.x, x1 = dirty.maxX
+            if let keep {
+                keepX0 = 0
+                keepX1 = 0
+                if y >= keep.y, y < keep.maxY, keep.width > 0 {
+                    keepX0 = keep.x
+                    keepX1 = keep.maxX
+                }
+                let span = maskSpans[y - sourceRect.y]
+                var lo = Int(span.x), hi = Int(span.y)
+                if keepX0 < keepX1 {
+                    if lo < hi {
+                        lo = min(lo, keepX0)
+                        hi = max(hi, keepX1)
+                    } else {
+                        lo = keepX0
+                        hi = keepX1
+                    }
+                }
+                x0 = max(x0, lo)
+                x1 = min(x1, hi)
+                if x0 >= x1 { continue }
+            }
+            var o = outPixel(x0, y)
             guard let h = inverseHead else {
-                for x in dirty.x..<dirty.maxX {
-                    if cov[x] == 0 { FrameCanvas.store(srow[x], o) }
+                for x in x0..<x1 {
+                    if cov[x] == 0, mrow[x] != 0 || (x >= keepX0 && x < keepX1) { FrameCanvas.store(srow[x], o) }
                     o += 3
                 }
                 continue
@@ -144,17 +174,24 @@ struct FrameCanvas {
             let dispX = Int((min(max(dx, -4096), 4096) * 65536).rounded())
             let dispY = Int((min(max(dy, -4096), 4096) * 65536).rounded())
             let stepDX = Int(((h.a - 1) * 65536).rounded()), stepDY = Int((h.d * 65536).rounded())
-            var k = 0
-            for x in dirty.x..<dirty.maxX {
+            var k = x0 - dirty.x
+            for x in x0..<x1 {
                 if cov[x] == 0 {
                     let m = Int(mrow[x])
                     if m == 0 {
-                        FrameCanvas.store(srow[x], o)
+                        if x >= keepX0, x < keepX1 { FrameCanvas.store(srow[x], o) }
                     } else {
-                        let w = m &+ (m >> 7)  // 0...256
+                        // Weight 0...256; at 256 (m = 255) the displacement is taken whole.
                         let ddx = dispX &+ stepDX &* k, ddy = dispY &+ stepDY &* k
-                        let sx = baseX &+ (k << 16) &+ ((ddx &* w) >> 8)
-                        let sy = baseY &+ ((ddy &* w) >> 8)
+                        var sx = baseX &+ (k << 16), sy = baseY
+                        if m == 255 {
+                            sx &+= ddx
+                            sy &+= ddy
+                        } else {
+                            let w = m &+ (m >> 7)
+                            sx &+= (ddx &* w) >> 8
+                            sy &+= (ddy &* w) >> 8
+                        }
                         FrameCanvas.store(FrameCanvas.bilinear(src, stride, min(max(sx, 0), maxSX), min(max(sy, 0), maxSY)), o)
                     }
                 }

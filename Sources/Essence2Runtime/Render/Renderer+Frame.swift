@@ -15,6 +15,11 @@ extension Renderer {
         var centerGap: Float
         /// The tongue tip's rise, from the rig controls.
         var tongue: Float = 0
+        /// Bounding box of where the mesh and the mouth draw this frame.
+        var meshArea = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        /// When known, pixels under a 0 head mask outside this rectangle already show the portrait: they are
+        /// not written.
+        var keep: PixelRect?
     }
 
     /// Evaluates the rig and head motion for `params` and finds the rectangle to redraw.
@@ -52,6 +57,10 @@ extension Renderer {
                 }
             }
             if let mouth { prepareMouth(&state, rig: rig, mouth: mouth, bounds: &bounds) }
+            var mesh = Bounds()
+            for i in 0..<n { mesh.add(dest[i]) }
+            if state.mouthArea.width > 0, state.mouthArea.height > 0 { mesh.add(state.mouthArea) }
+            state.meshArea = Renderer.intersect(mesh.rect(grow: 2), view)
         }
         state.dirty = Renderer.intersect(Renderer.intersect(bounds.rect(grow: 2), region), view)
         state.mouthArea = Renderer.intersect(state.mouthArea, state.dirty)
@@ -170,7 +179,8 @@ extension Renderer {
             }
         }
         let maskBase = UnsafePointer(maskPixels)
-        canvas.fillBackground(inverseHead: state.inverseHead, mask: maskBase)
+        canvas.fillBackground(inverseHead: state.inverseHead, mask: maskBase, maskSpans: UnsafePointer(maskSpans),
+                              skipOutside: state.keep)
         let mouthArea = Renderer.intersect(state.mouthArea, d)
         if let mouth, mouthArea.width > 0, mouthArea.height > 0 {
             mouth.draw(on: canvas, area: mouthArea, toLocal: state.mouthToLocal,

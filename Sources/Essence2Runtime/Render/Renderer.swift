@@ -24,6 +24,8 @@ package final class Renderer {
     /// Head-motion weight per pixel of `window.rect`.
     let mask: HeadMask
     let maskPixels: UnsafeMutablePointer<UInt8>
+    /// Per row of `window.rect`: the image columns [lo, hi) outside which the head mask is 0.
+    let maskSpans: UnsafeMutablePointer<SIMD2<Int32>>
     /// Per frame: drawn-pixel flags over `window.rect`, vertex destinations, moved-vertex flags.
     let coverage: UnsafeMutablePointer<UInt8>
     let dest: UnsafeMutablePointer<SIMD2<Float>>
@@ -100,6 +102,16 @@ package final class Renderer {
             if let b = p.baseAddress { maskCopy.update(from: b, count: min(p.count, area)) }
         }
         maskPixels = maskCopy
+        let rows = max(windowRect.height, 1)
+        maskSpans = .allocate(capacity: rows)
+        maskSpans.initialize(repeating: .zero, count: rows)
+        for y in 0..<windowRect.height {
+            let row = maskCopy + y * windowRect.width
+            var lo = 0, hi = windowRect.width
+            while lo < hi, row[lo] == 0 { lo += 1 }
+            while hi > lo, row[hi - 1] == 0 { hi -= 1 }
+            maskSpans[y] = lo < hi ? SIMD2(Int32(windowRect.x + lo), Int32(windowRect.x + hi)) : .zero
+        }
         coverage = .allocate(capacity: area)
         coverage.initialize(repeating: 0, count: area)
         let vertexCount = max(rig?.source.count ?? 0, 1)
@@ -128,6 +140,7 @@ package final class Renderer {
         coverage.deallocate()
         dest.deallocate()
         moved.deallocate()
+        maskSpans.deallocate()
         lipUpper.deallocate()
         lipLower.deallocate()
     }
@@ -144,21 +157,24 @@ package final class Renderer {
         _ = render(params, mode: mode, into: out, over: nil)
     }
 
-    /// Renders into `out`, which already holds a frame of `mode` that differs from the portrait only inside
-    /// `previous` (what the last call returned for this buffer; nil for memory of unknown content): only that
-    /// rectangle is restored around the new one, not the whole portrait copied again. Returns the rectangle
-    /// this frame drew (outside it the buffer holds the portrait's own pixels), for the next call.
+    /// Renders into `out`, which already holds a frame of `mode` as the last call left it for this buffer
+    /// (`previous`, what that call returned; nil for memory of unknown content): only `previous.rect` is
+    /// restored around the new frame, not the whole portrait copied again, and where the head mask is 0 outside
+    /// both frames' mesh nothing is written at all. Returns where this frame drew, for the next call.
     package func render(_ params: FrameParams, mode: DisplayMode, into out: UnsafeMutableRawBufferPointer,
-                        over previous: PixelRect?) -> PixelRect {
+                        over previous: DrawnArea?) -> DrawnArea {
         let view = view(mode)
         precondition(out.count >= view.width * view.height * 3, "frame buffer too small")
-        guard view.width > 0, view.height > 0, let base = out.baseAddress else { return view }
+        guard view.width > 0, view.height > 0, let base = out.baseAddress else { return DrawnArea(rect: view, mesh: view) }
         let o = base.assumingMemoryBound(to: UInt8.self)
-        let frame = prepare(params, view: view)
-        copyPortrait(into: o, view: view, within: previous.map { Renderer.intersect($0, view) } ?? view,
+        var frame = prepare(params, view: view)
+        copyPortrait(into: o, view: view, within: previous.map { Renderer.intersect($0.rect, view) } ?? view,
                      except: frame.dirty)
+        // Pixels under a 0 mask that neither this frame's mesh nor the last one's touched show the portrait
+        // already (by induction from a first render that wrote every pixel).
+        if let previous { frame.keep = Renderer.union(frame.meshArea, previous.mesh) }
         if frame.dirty.width > 0, frame.dirty.height > 0 { draw(frame, into: o, view: view) }
-        return frame.dirty
+        return DrawnArea(rect: frame.dirty, mesh: frame.meshArea)
     }
 
     func view(_ mode: DisplayMode) -> PixelRect {
