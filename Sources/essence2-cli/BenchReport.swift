@@ -10,6 +10,8 @@ struct BenchReport: Codable {
     var runs: [BenchRun]
     /// Audio to articulation alone, per model.
     var lipSync: [BenchLipSync]
+    /// The learned lip-sync model's size.
+    var lipSyncModel = BenchLipSyncModel()
 
     /// The run for a canvas and engine count.
     func run(width: Int, height: Int, engines: Int) -> BenchRun? {
@@ -55,6 +57,8 @@ struct BenchReport: Codable {
             + "Memory: one process per column and engine count; VmHWM is its peak resident set.\n"
             + "Lip sync alone (audio to articulation, one thread, per 40 ms frame): "
             + lipSync.map { "\($0.model) \(Formatting.fixed($0.secondsPerFrame * 1000, digits: 3)) ms" }.joined(separator: ", ")
+            + "\nLearned lip-sync model: \(lipSyncModel.members) networks averaged, \(lipSyncModel.values) values, "
+            + "\(lipSyncModel.bytes) bytes of half-precision weights embedded in the library."
         return header + "\n" + TextTable.render(rows) + footer
     }
 }

@@ -351,22 +351,37 @@ def pearson(a, b):
     return float((a * b).sum() / d) if d > 0 else 0.0
 
 
-def lagged_r(measured, expected, lag):
-    """r between measured[t + lag] and expected[t] over the frames where both exist."""
+def lagged_r(measured, expected, lag, keep=None):
+    """r between measured[t + lag] and expected[t] over the frames where both exist (and `keep` is true for
+    both, when given)."""
     n = len(measured)
+    keep = np.ones(n, bool) if keep is None else keep
     if lag >= 0:
-        return pearson(measured[lag:], expected[:n - lag])
-    return pearson(measured[:n + lag], expected[-lag:])
+        m, e, k = measured[lag:], expected[:n - lag], keep[lag:] & keep[:n - lag]
+    else:
+        m, e, k = measured[:n + lag], expected[-lag:], keep[:n + lag] & keep[-lag:]
+    return pearson(m[k], e[k])
 
 
-def utterance_figures(raw, phones, n_samples):
-    """Figures of one utterance from its raw openness per speech frame; None when it has under 3 frames."""
+def excluded_frames(n, exclude):
+    """Boolean mask of the frames touching any [start_s, end_s] interval of `exclude` (laughter, noise)."""
+    mask = np.zeros(n, bool)
+    for s, e in exclude or ():
+        mask[max(0, int(np.floor(s * FPS))):min(n, int(np.ceil(e * FPS)))] = True
+    return mask
+
+
+def utterance_figures(raw, phones, n_samples, exclude=None):
+    """Figures of one utterance from its raw openness per speech frame; None when it has under 3 frames.
+    Frames touching an `exclude` interval ([start_s, end_s]: laughter in the real recordings) count in
+    neither the silence nor r."""
     n = len(raw)
     if n < 3:
         return None
     op = normalise(raw)
     closed = op <= CLOSED + 1e-12
     expected = tg.expected_openness(phones, n, FPS).astype(np.float64)
+    skip = excluded_frames(n, exclude)
     ph = phones_with_silence(phones, n_samples / RATE)
     # closures: the frame holding the phone's midpoint, or one of its two neighbours, is closed
     hits = total = 0
@@ -392,9 +407,9 @@ def utterance_figures(raw, phones, n_samples):
         if e - s < PAUSE_MIN:
             continue
         first, last = int(np.ceil(s * FPS - 1e-6)), int(np.floor(e * FPS + 1e-6)) - 1
-        sil_frames.extend(range(first, min(last, n - 1) + 1))
+        sil_frames.extend(f for f in range(first, min(last, n - 1) + 1) if not skip[f])
     sil_closed = int(closed[sil_frames].sum()) if sil_frames else 0
-    rs = {lag: lagged_r(raw.astype(np.float64), expected, lag) for lag in LAGS}
+    rs = {lag: lagged_r(raw.astype(np.float64), expected, lag, ~skip) for lag in LAGS}
     return {
         "frames": n,
         "bilabials": total, "closed_bilabials": hits,
@@ -505,6 +520,89 @@ def print_table(title, rows, models):
     print()
 
 
+# ---- real recordings and other languages ------------------------------------------------------------------
+
+REAL_TARGETS = "held-out speakers: closure >= 0.90, silence >= 0.95, r0 >= 0.75, best lag 0"
+LANG_TARGETS = "every language: closure >= 0.85, silence >= 0.95"
+
+
+def meets_real(f):
+    return {"closure": (f["closure"] or 0) >= 0.90, "silence": (f["silence"] or 0) >= 0.95,
+            "r0": f["r0"] >= 0.75, "lag": f["best_lag"] == 0}
+
+
+def meets_lang(f):
+    return {"closure": (f["closure"] or 0) >= 0.85, "silence": (f["silence"] or 0) >= 0.95}
+
+
+def real_set(renderer, directory, models):
+    """The real recordings: figures per clip, per speaker and per split (val: speakers never trained on)."""
+    data = load_dataset(directory)
+    if not data:
+        raise SystemExit(f"no aligned recordings (<clip>.wav + <clip>.json) in {directory}")
+    clips = []
+    for uid, pcm, meta in data:
+        raw = renderer.raw_openness(pcm)
+        figs = {m: utterance_figures(raw[m], meta["phones"], len(pcm), meta.get("exclude")) for m in models}
+        clips.append({"id": uid, "speaker": meta.get("speaker", ""), "split": meta.get("split", ""),
+                      "style": meta.get("style", ""), "transcript": meta.get("transcript", ""), **figs})
+    out = {"clips": clips, "speakers": {}, "splits": {}}
+    for sp in sorted({c["speaker"] for c in clips}):
+        out["speakers"][sp] = {m: overall([c[m] for c in clips if c["speaker"] == sp]) for m in models}
+    for split in ("val", "train"):
+        sel = [c for c in clips if c["split"] == split]
+        if sel:
+            out["splits"][split] = {m: overall([c[m] for c in sel]) for m in models}
+    out["splits"]["all"] = {m: overall([c[m] for c in clips]) for m in models}
+    if "val" in out["splits"]:
+        out["targets_met"] = {m: meets_real(out["splits"]["val"][m]) for m in models}
+    return out
+
+
+def language_sets(renderer, directory, models):
+    """Other languages: one subdirectory per language."""
+    out = {}
+    for lang in sorted(os.listdir(directory)):
+        sub = os.path.join(directory, lang)
+        if not os.path.isdir(sub):
+            continue
+        per = []
+        for uid, pcm, meta in load_dataset(sub):
+            raw = renderer.raw_openness(pcm)
+            per.append({m: utterance_figures(raw[m], meta["phones"], len(pcm)) for m in models})
+        if per:
+            figs = {m: overall([u[m] for u in per]) for m in models}
+            out[lang] = {**figs, "targets_met": {m: meets_lang(figs[m]) for m in models}}
+    return out
+
+
+def print_real(real, models, per_clip):
+    if per_clip:
+        print_table("real recording (split)", [(f"{c['id'][:20]} ({c['split']})", c) for c in real["clips"]],
+                    models)
+    rows = [(f"speaker {sp}", f) for sp, f in real["speakers"].items()]
+    print_table("real speech (per speaker)", rows, models)
+    names = {"val": "held-out speakers (val)", "train": "training speakers", "all": "all real recordings"}
+    print_table("real speech (overall)", [(names[k], f) for k, f in real["splits"].items()], models)
+    if "targets_met" in real:
+        print(f"targets: {REAL_TARGETS}")
+        for m in models:
+            ok = real["targets_met"][m]
+            print(f"  {m}: " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in ok.items()))
+        print()
+
+
+def print_languages(langs, models):
+    import languages as lg
+    rows = [(f"{lang} {lg.LANGUAGES.get(lang, ('', lang))[1]}", f) for lang, f in langs.items()]
+    print_table("other languages (espeak-ng)", rows, models)
+    print(f"targets: {LANG_TARGETS}")
+    for m in models:
+        missed = [lang for lang, f in langs.items() if not all(f["targets_met"][m].values())]
+        print(f"  {m}: " + (f"met in all {len(langs)} languages" if not missed else "NOT met in " + ", ".join(missed)))
+    print()
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", default=".build/release/libessence2.so")
@@ -518,6 +616,10 @@ def main(argv=None):
     ap.add_argument("--no-robustness", action="store_true", help="only the clean figures")
     ap.add_argument("--no-per-utterance", action="store_true", help="leave out the table of every utterance")
     ap.add_argument("--json", action="store_true", help="machine-readable output instead of the tables")
+    ap.add_argument("--real", metavar="DIR",
+                    help="real recordings aligned by align_real.py (tools/lipsync/real): reported per clip, "
+                         "per speaker, and for the held-out (val) and training (train) speakers")
+    ap.add_argument("--langs", metavar="DIR", help="other languages from languages.py (build/lipsync-lang)")
     a = ap.parse_args(argv)
     models = [m for m in a.models.split(",") if m]
     for m in models:
@@ -552,6 +654,10 @@ def main(argv=None):
             "utterances": [{"id": uid, "voice": voice, **{m: f[m] for m in models}}
                            for uid, voice, f, _ in per],
         }
+        if a.real:
+            result["real"] = real_set(renderer, a.real, models)
+        if a.langs:
+            result["languages"] = language_sets(renderer, a.langs, models)
         if not a.no_robustness:
             import robustness
             result["robustness"] = robustness.run(renderer, a, data, per, kept, models)
@@ -578,6 +684,10 @@ def main(argv=None):
         ok = meets(clean[m])
         print(f"  {m}: " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in ok.items()))
     print()
+    if "real" in result:
+        print_real(result["real"], models, not a.no_per_utterance)
+    if "languages" in result:
+        print_languages(result["languages"], models)
     if "robustness" in result:
         robustness.print_report(result["robustness"], models, print_table)
     print(f"({result['seconds']:.0f} s)")

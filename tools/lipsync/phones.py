@@ -135,3 +135,49 @@ def phone_class(phone: str) -> str:
 BILABIALS = frozenset(p for p, c in CLASSES.items() if c == "bilabial")
 VOWELS = frozenset(p for p, c in CLASSES.items() if c in ("rounded", "spread", "open", "neutral")
                    and p not in ("w", "r", "y"))
+
+
+# IPA (espeak-ng's phoneme events with espeakINITIALIZE_PHONEME_IPA, any language) -> common set. Diphthongs
+# and affricates by their whole name first, then by their first letter; length, stress, nasal, aspiration,
+# syllabic and other diacritics are dropped. Only p b m close the lips; β and ɸ (Spanish "b" between vowels)
+# narrow them like v.
+IPA_WHOLE = {
+    "aɪ": "ay", "aj": "ay", "aʊ": "aw", "aw": "aw", "eɪ": "ey", "ej": "ey", "oʊ": "ow", "əʊ": "ow", "ɔɪ": "oy",
+    "ɔʏ": "oy", "oj": "oy", "eʊ": "ow", "ts": "ch", "dz": "jh", "tʃ": "ch", "dʒ": "jh", "tɕ": "ch", "dʑ": "jh",
+    "ʈʂ": "ch", "ɖʐ": "jh", "pf": "f", "ɐʊ": "aw",
+}
+IPA_FIRST = {
+    "p": "p", "b": "b", "m": "m", "ɱ": "m", "ɸ": "v", "β": "v", "f": "f", "v": "v", "ʋ": "v",
+    "w": "w", "ɥ": "w", "ʍ": "w",
+    "t": "t", "d": "d", "n": "n", "l": "l", "ɫ": "l", "ɾ": "r", "r": "r", "ɹ": "r", "ɻ": "r", "ʀ": "r",
+    "ʈ": "t", "ɖ": "d", "ɳ": "n", "ɭ": "l", "ɽ": "r", "ɲ": "n", "ʎ": "l", "ʔ": "t",
+    "s": "s", "z": "z", "ʃ": "sh", "ʒ": "zh", "ɕ": "sh", "ʑ": "zh", "ʂ": "sh", "ʐ": "zh", "θ": "th", "ð": "dh",
+    "k": "k", "g": "g", "ɡ": "g", "ŋ": "ng", "q": "k", "ɢ": "g", "c": "k", "ɟ": "g", "ɴ": "ng",
+    "x": "hh", "ɣ": "g", "χ": "hh", "ʁ": "k", "ç": "hh", "ʝ": "y", "h": "hh", "ɦ": "hh", "ħ": "hh", "ʕ": "hh",
+    "j": "y", "ɰ": "y",
+    "a": "aa", "ɑ": "aa", "æ": "ae", "ɐ": "ah", "ʌ": "ah", "ɒ": "aa",
+    "e": "ey", "ɛ": "eh", "ə": "ax", "ɘ": "ax", "ɜ": "er", "ɚ": "er", "ɝ": "er", "ɞ": "ao",
+    "i": "iy", "ɪ": "ih", "ɨ": "ih", "ɯ": "ih", "ɤ": "ax", "y": "uw", "ʏ": "uh", "ʉ": "uw",
+    "u": "uw", "ʊ": "uh", "o": "ow", "ɔ": "ao", "ø": "ow", "œ": "ao", "ɵ": "ax",
+}
+assert all(v in CLASSES for v in IPA_WHOLE.values()) and all(v in CLASSES for v in IPA_FIRST.values())
+
+
+def from_ipa(name: str) -> str:
+    """Map an IPA phoneme name (espeak-ng, any language) to the common set; pauses (empty names) are `sil`."""
+    import unicodedata
+    core = "".join(ch for ch in unicodedata.normalize("NFD", name.strip())
+                   if not unicodedata.combining(ch) and ch not in "ːˑˈˌ-ʰʲʷ'_:;.,0123456789˥˦˧˨˩")
+    if not core:
+        if name.strip() in ("ʲ", ";"):  # a palatal off-glide written as its own phoneme (Russian, Polish)
+            return "y"
+        if name.strip() == "ʰ":
+            return "hh"
+        return "sil"
+    if core in IPA_WHOLE:
+        return IPA_WHOLE[core]
+    if core[:2] in IPA_WHOLE:
+        return IPA_WHOLE[core[:2]]
+    if core[0] in IPA_FIRST:
+        return IPA_FIRST[core[0]]
+    raise KeyError(f"unmapped IPA phoneme {name!r}")

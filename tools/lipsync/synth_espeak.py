@@ -23,6 +23,7 @@ import wavio  # noqa: E402
 # /usr/include/espeak-ng/speak_lib.h
 AUDIO_OUTPUT_SYNCHRONOUS = 2
 espeakINITIALIZE_PHONEME_EVENTS = 0x0001
+espeakINITIALIZE_PHONEME_IPA = 0x0002
 espeakCHARS_UTF8 = 1
 POS_CHARACTER = 1
 espeakRATE, espeakVOLUME, espeakPITCH, espeakRANGE = 1, 2, 3, 4
@@ -55,9 +56,13 @@ _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctype
 class Espeak:
     """One libespeak-ng instance (the library is a per-process singleton: make one per process)."""
 
-    def __init__(self):
+    def __init__(self, ipa: bool = False):
+        """`ipa`: phoneme events name phonemes in IPA (any language; map them with `phones.from_ipa`) instead
+        of espeak-ng's English mnemonics (`phones.from_espeak`)."""
         self.lib = ctypes.CDLL("libespeak-ng.so.1")
-        rate = self.lib.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, None, espeakINITIALIZE_PHONEME_EVENTS)
+        flags = espeakINITIALIZE_PHONEME_EVENTS | (espeakINITIALIZE_PHONEME_IPA if ipa else 0)
+        self.mapper = ph.from_ipa if ipa else ph.from_espeak
+        rate = self.lib.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, None, flags)
         if rate != ESPEAK_RATE:
             raise RuntimeError(f"espeak_Initialize returned {rate}, expected {ESPEAK_RATE}")
         self._chunks = []
@@ -93,7 +98,8 @@ class Espeak:
         self.lib.espeak_Synchronize()
         audio = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.int16)
         n = len(audio)
-        starts = [(0, "sil")] + [(min(max(s, 0), n), ph.from_espeak(name)) for s, name in self._events]
+        starts = [(0, "sil")] + [(min(max(s, 0), n), self.mapper(name)) for s, name in self._events
+                                 if not name.startswith("(")]  # "(en)": a language switch, not a phone
         segs = []
         for k, (s, p) in enumerate(starts):
             e = starts[k + 1][0] if k + 1 < len(starts) else n

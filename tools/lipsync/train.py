@@ -44,6 +44,7 @@ import torch.nn.functional as F
 
 sys.path.append(os.path.dirname(os.path.abspath(__file__)))
 import augment as aug  # noqa: E402
+import channel  # noqa: E402
 import features as ft  # noqa: E402
 import targets as tg  # noqa: E402
 import wavio  # noqa: E402
@@ -244,8 +245,10 @@ def background_alone(train, rng, count):
     return out
 
 
-def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0):
-    """Features, targets, weights, visible opening and frame phones of one clip (silence-padded to a crop)."""
+def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0, exclude=(), weight=1.0):
+    """Features, targets, weights, visible opening and frame phones of one clip (silence-padded to a crop).
+    Frames touching an `exclude` interval ([start_s, end_s]: laughter in a real recording) weigh nothing;
+    `weight` scales the rest."""
     n = ft.frame_count(len(samples))
     if n < pad_frames:
         samples = np.concatenate([samples, np.zeros((pad_frames - n) * ft.FRAME_SAMPLES, np.int16)])
@@ -255,7 +258,58 @@ def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0):
     w = np.ones(n, np.float32)
     w[[p in BILABIALS for p in fp]] = 4.0
     w[[p == "sil" for p in fp]] = silence_weight
+    w *= weight
+    for a, b in exclude:
+        w[max(0, int(math.floor(a * FRAME_RATE))):min(n, int(math.ceil(b * FRAME_RATE)))] = 0.0
     return features(samples), y, w, fp
+
+
+def load_real(directory, split):
+    """Real recordings aligned by align_real.py: [(id, samples, phones, exclude)] of one split."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
+        meta = json.load(open(path))
+        if meta.get("split") != split:
+            continue
+        out.append((meta["id"], read_wav(path[:-5] + ".wav"), [tuple(p) for p in meta["phones"]],
+                    [tuple(x) for x in meta.get("exclude", [])]))
+    return out
+
+
+def real_examples(real, train, rng, copies, weight):
+    """`copies` examples of each real training recording (pseudo-labels from forced alignment), each through
+    another condition: as recorded, at another level, with white noise, through a codec or channel, or with
+    background talkers."""
+    pool = [s for _, s, _ in train]
+    out = []
+    for _, s, p, ex in real:
+        for c in range(copies):
+            kind = c % 5
+            if kind == 0:
+                x = s
+            elif kind == 1:
+                x = relevel(s, rng, rng.uniform(-35, 0))
+            elif kind == 2:
+                x = relevel(s, rng, rng.uniform(-30, 0), rng.uniform(15, 40))
+            elif kind == 3:
+                x = channel.apply(s, rng)
+            else:
+                noise = aug.talkers(len(s), rng, pool, int(rng.integers(3, 7)))
+                xf = s.astype(np.float64)
+                noise *= aug.active_rms(xf) / (aug.active_rms(noise) + 1e-12) * 10 ** (-rng.uniform(15, 30) / 20)
+                x = np.clip(np.round(xf + noise), -32768, 32767).astype(np.int16)
+            out.append(example(x, p, exclude=ex, weight=weight))
+    return out
+
+
+def channel_copies(train, rng, share):
+    """Copies of a `share` of the training utterances through a codec or channel (channel.py: MP3, Opus,
+    telephone band, G.722, AGC), at a random level."""
+    out = []
+    for k in rng.choice(len(train), size=int(round(share * len(train))), replace=False):
+        _, s, p = train[k]
+        out.append(example(relevel(channel.apply(s, rng), rng, rng.uniform(-30, 0)), p))
+    return out
 
 
 def warp(x, rng):
@@ -405,6 +459,12 @@ def main():
     ap.add_argument("--average-decay", type=float, default=0.999, help="decay of the weights' moving average")
     ap.add_argument("--average-from", type=float, default=0.5, help="share of the steps before averaging starts")
     ap.add_argument("--members", type=int, default=3, help="networks trained (in parallel) and averaged")
+    ap.add_argument("--real", help="real recordings aligned by align_real.py (tools/lipsync/real): the `train` "
+                    "split is trained on, the `val` split reported")
+    ap.add_argument("--real-copies", type=int, default=15, help="examples per real training recording")
+    ap.add_argument("--real-weight", type=float, default=1.0, help="loss weight of the real recordings' frames")
+    ap.add_argument("--channel", type=float, default=0.3, help="share of utterances also used through a codec "
+                    "or channel (channel.py)")
     a = ap.parse_args()
     start = time.time()
     rng = np.random.default_rng(a.seed)
@@ -421,11 +481,18 @@ def main():
     examples += background_copies(train, rng, a.background)
     examples += truncated(train, rng, a.truncated)
     examples += abrupt_starts(train, rng, a.abrupt)
+    if a.channel > 0:
+        examples += channel_copies(train, rng, a.channel)
+    real_train = load_real(a.real, "train") if a.real else []
+    real_val = load_real(a.real, "val") if a.real else []
+    if real_train:
+        examples += real_examples(real_train, train, rng, a.real_copies, a.real_weight)
     speech_frames = sum(len(e[1]) for e in examples)
     examples += background_alone(train, rng, a.background_alone)
     for clip in negatives(rng, a.negatives):
         examples.append(example(clip, [], silence_weight=3.0))
-    print(f"{len(train)} train / {len(val)} val utterances, {len(examples)} examples, "
+    print(f"{len(train)} train / {len(val)} val utterances, {len(real_train)} real recordings, "
+          f"{len(examples)} examples, "
           f"{speech_frames / FRAME_RATE / 60:.1f} min of speech; features in {time.time() - start:.0f} s", flush=True)
 
     allf = np.concatenate([e[0][ft.PAST_HOPS:] for e in examples[:len(train)]])
@@ -458,6 +525,9 @@ def main():
               "val_babble20dB": metrics(net, babble),
               "val_clean_by_voice": {v: metrics(net, [it for it in val if voice_of(a.data, it[0]) == v])
                                      for v in sorted({voice_of(a.data, it[0]) for it in val})},
+              **({"real_val": metrics(net, [(i, x, p) for i, x, p, _ in real_val]),
+                  "real_train": metrics(net, [(i, x, p) for i, x, p, _ in real_train])} if real_val else {}),
+              "real_copies": a.real_copies if real_train else 0, "channel_share": a.channel,
               "train_seconds": round(time.time() - start, 1), "steps": a.steps, "members": a.members, "seed": a.seed,
               "train_utterances": len(train), "val_utterances": len(val)}
     os.makedirs(a.out, exist_ok=True)

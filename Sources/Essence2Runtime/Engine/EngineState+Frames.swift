@@ -136,7 +136,8 @@ extension EngineState {
         }
         lastShown = ShownFrame(
             kind: frame.kind, replyID: frame.replyID, index: frame.index,
-            articulation: frame.params.articulation, motion: frame.motion, gesture: frame.gesture)
+            articulation: frame.params.articulation, motion: frame.motion, gesture: frame.gesture,
+            audioEnd: frame.audioEnd)
         retireFinishedReplies()
         return .frame(buffer, frame.kind)
     }

@@ -84,5 +84,8 @@ struct ShownFrame {
     var articulation: Articulation
     var motion: Int
     /// Reply frames: the speech motion's state after it.
-    var gesture: SpeechMotion?
+    var gesture: SpeechMotion? = nil
+    /// Reply frames: samples of the reply's audio consumed up to and including this frame (a held frame
+    /// consumes none, so it repeats the one before).
+    var audioEnd: Int64 = 0
 }
