@@ -52,13 +52,16 @@ struct BenchReport: Codable {
                 run(width: size.0, height: size.1, engines: engines).map { String($0.replyFrames) } ?? "-"
             }.joined(separator: " / ")
         }
-        let footer = "\n\nx real time = video seconds made per wall second (frames x 0.04 s / wall s), unpaced pacing.\n"
-            + "Frames per reply (1 / 4 engines; the speech is shortened on slow machines): \(frames.joined(separator: ", ")).\n"
-            + "Memory: one process per column and engine count; VmHWM is its peak resident set.\n"
-            + "Lip sync alone (audio to articulation, one thread, per 40 ms frame): "
-            + lipSync.map { "\($0.model) \(Formatting.fixed($0.secondsPerFrame * 1000, digits: 3)) ms" }.joined(separator: ", ")
-            + "\nLearned lip-sync model: \(lipSyncModel.members) networks averaged, \(lipSyncModel.values) values, "
-            + "\(lipSyncModel.bytes) bytes of half-precision weights embedded in the library."
+        let lipSyncCost = lipSync.map { "\($0.model) \(Formatting.fixed($0.secondsPerFrame * 1000, digits: 3)) ms" }
+        let lines: [String] = [
+            "x real time = video seconds made per wall second (frames x 0.04 s / wall s), unpaced pacing.",
+            "Frames per reply (1 / 4 engines; the speech is shortened on slow machines): \(frames.joined(separator: ", ")).",
+            "Memory: one process per column and engine count; VmHWM is its peak resident set.",
+            "Lip sync alone (audio to articulation, one thread, per 40 ms frame): \(lipSyncCost.joined(separator: ", "))",
+            "Learned lip-sync model: \(lipSyncModel.members) networks averaged, \(lipSyncModel.values) values, "
+                + "\(lipSyncModel.bytes) bytes of half-precision weights embedded in the library.",
+        ]
+        let footer = "\n\n" + lines.joined(separator: "\n")
         return header + "\n" + TextTable.render(rows) + footer
     }
 }
