@@ -64,26 +64,41 @@ struct FrameCanvas {
         if a.y > b.y { swap(&a, &b) }
         let lo: Float = -1e6, hi: Float = 1e6
         guard a.y > lo, c.y < hi, min(a.x, b.x, c.x) > lo, max(a.x, b.x, c.x) < hi else { return }
-        let yStart = max(dirty.y, Int((a.y - 0.5).rounded(.up)))
-        let yEnd = min(dirty.maxY, Int((c.y - 0.5).rounded(.up)))
+        // A map this steep comes from a (nearly) degenerate triangle, which covers no pixel centre anyway.
+        let limit: Float = 4096
+        guard abs(map.a) < limit, abs(map.b) < limit, abs(map.d) < limit, abs(map.e) < limit,
+              abs(map.c) < 1e7, abs(map.f) < 1e7 else { return }
+        let yFirst = FrameCanvas.ceilToInt(a.y - 0.5)
+        let yStart = max(dirty.y, yFirst)
+        let yEnd = min(dirty.maxY, FrameCanvas.ceilToInt(c.y - 0.5))
         guard yStart < yEnd else { return }
         let stride = sourceRect.width
         let ox = Float(sourceRect.x) + 0.5, oy = Float(sourceRect.y) + 0.5
         let maxSX = ((sourceRect.width - 1) << 16) - 1, maxSY = ((sourceRect.height - 1) << 16) - 1
+        // Source positions in 16.16 fixed point, linear in the destination pixel: s = row + d * x, where `row`
+        // (at column 0) is set at the triangle's own first row and steps by a fixed amount per row. A pixel's
+        // position depends only on the triangle and the pixel, never on which band or rectangle is drawn.
         let dsx = Int((map.a * 65536).rounded()), dsy = Int((map.d * 65536).rounded())
+        let rowStepX = Int((map.b * 65536).rounded()), rowStepY = Int((map.e * 65536).rounded())
+        let y0c = Float(yFirst) + 0.5
+        var rowX = Int(((map.a * 0.5 + map.b * y0c + map.c - ox) * 65536).rounded())
+            &+ rowStepX &* (yStart - yFirst)
+        var rowY = Int(((map.d * 0.5 + map.e * y0c + map.f - oy) * 65536).rounded())
+            &+ rowStepY &* (yStart - yFirst)
         let src = source
         let long = Edge(a, c), upper = Edge(a, b), lower = Edge(b, c)
         for y in yStart..<yEnd {
+            defer {
+                rowX &+= rowStepX
+                rowY &+= rowStepY
+            }
             let yc = Float(y) + 0.5
             let xa = long.x(yc)
             let xb = yc < b.y ? upper.x(yc) : lower.x(yc)
-            let xs = max(dirty.x, Int((min(xa, xb) - 0.5).rounded(.up)))
-            let xe = min(dirty.maxX, Int((max(xa, xb) - 0.5).rounded(.up)))
+            let xs = max(dirty.x, FrameCanvas.ceilToInt(min(xa, xb) - 0.5))
+            let xe = min(dirty.maxX, FrameCanvas.ceilToInt(max(xa, xb) - 0.5))
             guard xs < xe else { continue }
-            let xc = Float(xs) + 0.5
-            let fx = min(max(map.a * xc + map.b * yc + map.c - ox, -4096), 65536)
-            let fy = min(max(map.d * xc + map.e * yc + map.f - oy, -4096), 65536)
-            var sx = Int(fx * 65536), sy = Int(fy * 65536)
+            var sx = rowX &+ dsx &* xs, sy = rowY &+ dsy &* xs
             let cov = coverage + ((y - dirty.y) * dirty.width - dirty.x)
             var o = outPixel(xs, y)
             let n = xe - xs
@@ -112,6 +127,14 @@ struct FrameCanvas {
                 }
             }
         }
+    }
+
+    /// The smallest integer at or above `v` (|v| well inside Int's range): `ceil` without a call into libm,
+    /// the same value for the same input in every triangle.
+    @inline(__always)
+    static func ceilToInt(_ v: Float) -> Int {
+        let t = Int(v)
+        return Float(t) < v ? t + 1 : t
     }
 
     /// Fills the pixels of `dirty` no triangle drew: the portrait moved by the head transform, weighted per pixel
