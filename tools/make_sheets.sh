@@ -30,6 +30,17 @@ labelled() {
     echo "wrote $out"
 }
 
+# thumbnails DIR PREFIX LAST SIZE: every 5th frame DIR/PREFIX_NNNNN.png from 0 to LAST, shrunk to SIZE, each
+# labelled with its time; the montage arguments are left in $args.
+thumbnails() {
+    args=""
+    for i in $(seq 0 5 "$3"); do
+        f=$(printf '%s/%s_%05d.png' "$1" "$2" "$i")
+        convert "$f" -resize "$4" "$f.small.png"
+        args="$args -label $(awk "BEGIN { printf \"%.1fs\", $i / 25 }") $f.small.png"
+    done
+}
+
 for entry in grace-hopper:avatars/grace-hopper.imx astronaut:avatars/astronaut.imx \
              grace-1080x1920:"$T/grace-1080x1920.imx"; do
     name=${entry%%:*}; avatar=${entry#*:}
@@ -62,23 +73,13 @@ for entry in grace-hopper:avatars/grace-hopper.imx astronaut:avatars/astronaut.i
 
     "$BIN" render examples/audio/demo.wav --avatar "$avatar" --mode head --frames "$T/$name/clip" \
         -o "$T/$name-clip.y4m" >/dev/null 2>&1
-    args=""
-    for i in $(seq 0 5 145); do
-        f=$(printf '%s/%s/clip/frame_%05d.png' "$T" "$name" "$i")
-        convert "$f" -resize 200x200 "$f.small.png"
-        args="$args -label $(awk "BEGIN { printf \"%.1fs\", $i / 25 }") $f.small.png"
-    done
+    thumbnails "$T/$name/clip" frame 145 200x200
     TILE=10x3; GEOMETRY=+2+2
     # shellcheck disable=SC2086
     labelled "docs/sheets/$name-clip.png" "$name: every 5th frame of the first 6 s of examples/audio/demo.wav (head)" $args
 
     "$BIN" avatar poses "$avatar" --region face --idle 10 --frames "$T/$name/idle" >/dev/null
-    args=""
-    for i in $(seq 0 5 245); do
-        f=$(printf '%s/%s/idle/idle_%05d.png' "$T" "$name" "$i")
-        convert "$f" -resize 160x160 "$f.small.png"
-        args="$args -label $(awk "BEGIN { printf \"%.1fs\", $i / 25 }") $f.small.png"
-    done
+    thumbnails "$T/$name/idle" idle 245 160x160
     TILE=10x5; GEOMETRY=+2+2
     # shellcheck disable=SC2086
     labelled "docs/sheets/$name-idle.png" "$name: every 5th frame of 10 s of idle motion (head)" $args
