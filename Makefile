@@ -24,7 +24,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: sheet test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: sheet python test-python test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -97,7 +97,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LI
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
 
-test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools
+test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools test-python
 
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
@@ -149,6 +149,24 @@ $(TOOLS_VENV)/.ready:
 
 test-tools: $(TOOLS_VENV)/.ready
 	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests
+
+# The Python package (python/): a wheel with libessence2 and the shipped avatars inside, installed into a fresh
+# virtual environment (numpy, soxr and pytest from PyPI) and tested there, away from the source tree.
+WHEEL := dist/essence2-$(VERSION)-py3-none-linux_$(shell uname -m).whl
+PY_VENV := $(OUT)/venv-python
+
+python: $(WHEEL)
+
+$(WHEEL): build python/build_wheel.py $(wildcard python/src/essence2/*.py) python/src/essence2/py.typed python/README.md
+	python3 python/build_wheel.py --lib $(OUT)/lib/libessence2.so.$(VERSION) --avatars avatars --out dist
+
+test-python: $(WHEEL)
+	rm -rf $(PY_VENV)
+	python3 -m venv $(PY_VENV)
+	$(PY_VENV)/bin/pip install -q 'numpy<2' soxr pytest
+	$(PY_VENV)/bin/pip install -q --no-index $(WHEEL)
+	cd $(PY_VENV) && bin/python -c "import essence2; print('essence2', essence2.__version__, essence2.shipped_avatars())"
+	$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
 
 # Essence2Kit from another package: examples/swift by path (swift run renders frames) and a package that
 # depends on essence2 by version.

@@ -1,0 +1,28 @@
+"""essence2: a talking-avatar engine on your own CPU.
+
+Speech goes in (any rate, mono); lip-synced video frames of a portrait come out, 25 a second, with the 40 ms of
+audio each belongs to::
+
+    import essence2
+
+    with essence2.Essence2(avatar="grace-hopper", pacing="unpaced") as engine:
+        engine.push_audio(pcm16_bytes, sample_rate=16000)
+        engine.flush()
+        for frame in engine.frames_until_idle():
+            frame.bgr      # numpy uint8, height x width x 3 (B, G, R)
+            frame.audio    # numpy int16, 640 samples at 16 kHz
+
+A binding of ``libessence2.so`` (shipped inside the wheel) through ctypes.
+"""
+
+from ._native import SAMPLE_RATE, FPS, SAMPLES_PER_FRAME, shipped_avatars, version as library_version
+from .engine import Essence2
+from .errors import AudioRingFull, Essence2Error, LibraryNotFound, SessionRefused
+from .frame import Frame
+
+__version__ = "1.1.0"
+
+__all__ = [
+    "Essence2", "Frame", "Essence2Error", "AudioRingFull", "SessionRefused", "LibraryNotFound",
+    "shipped_avatars", "library_version", "SAMPLE_RATE", "FPS", "SAMPLES_PER_FRAME", "__version__",
+]
