@@ -161,3 +161,15 @@ def test_realtime_frames_come_25_a_second_in_an_asyncio_loop():
     assert 1.7 <= elapsed <= 3.0  # 50 frame periods of 40 ms
     assert any(f.is_speech for f in frames)
     assert frames[0].kind == "idle"
+
+
+def test_a_file_longer_than_the_engine_ring_can_be_pushed_at_once():
+    pcm = np.tile(demo_pcm(), 3)  # about 25 s; the engine's ring holds 16 s
+    with essence2.Essence2("astronaut", pacing="unpaced", seed=1) as engine:
+        engine.push_audio(pcm)
+        engine.flush()
+        assert engine.reply_pending
+        speech = [f for f in engine.frames_until_idle() if f.is_speech]
+        assert not engine.reply_pending
+    assert len(speech) == -(-len(pcm) // 640)
+    assert np.array_equal(np.concatenate([f.audio for f in speech])[: len(pcm)], pcm)

@@ -17,12 +17,12 @@ A binding of ``libessence2.so`` (shipped inside the wheel) through ctypes.
 
 from ._native import SAMPLE_RATE, FPS, SAMPLES_PER_FRAME, shipped_avatars, version as library_version
 from .engine import Essence2
-from .errors import AudioRingFull, Essence2Error, LibraryNotFound, SessionRefused
+from .errors import Essence2Error, LibraryNotFound, SessionRefused
 from .frame import Frame
 
 __version__ = "1.1.0"
 
 __all__ = [
-    "Essence2", "Frame", "Essence2Error", "AudioRingFull", "SessionRefused", "LibraryNotFound",
+    "Essence2", "Frame", "Essence2Error", "SessionRefused", "LibraryNotFound",
     "shipped_avatars", "library_version", "SAMPLE_RATE", "FPS", "SAMPLES_PER_FRAME", "__version__",
 ]

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native as N
-from .errors import AudioRingFull, Essence2Error, SessionRefused
+from .errors import Essence2Error, SessionRefused
 from .frame import Frame, FrameKind
 
 Pacing = Literal["realtime", "unpaced"]
@@ -139,6 +139,8 @@ class Essence2:
         self._index = 0
         self._resampler: Any = None
         self._resample_rate = N.SAMPLE_RATE
+        self._overflow: deque[np.ndarray] = deque()  # 16 kHz audio waiting for room in the engine's ring
+        self._flush_waiting = False                  # flush() once the waiting audio is in
 
     # ---- errors ----------------------------------------------------------------------------------------
 
@@ -172,32 +174,46 @@ class Essence2:
             sample_rate: its rate in Hz; other rates than 16000 are resampled (PyPI ``soxr``), continuously
                 across the pushes of a reply.
 
+        Audio beyond what the engine's ring holds (16 s not yet turned into frames) waits here, in order, and is
+        handed over as frames are taken, so a whole file can be pushed at once.
+
         Raises:
-            AudioRingFull: the engine holds 16 s of audio not yet turned into frames; nothing was queued.
-                Take frames and push again.
             ValueError, TypeError: audio that is not mono PCM, holds NaN, or a rate that is not positive.
         """
-        handle = self._live()
+        self._live()
         if not isinstance(sample_rate, (int, np.integer)) or sample_rate <= 0:
             raise ValueError(f"sample_rate must be a positive integer (Hz); got {sample_rate!r}")
         pcm16 = _to_int16(pcm)
         if sample_rate != N.SAMPLE_RATE or self._resampler is not None:
             pcm16 = self._resample(pcm16, int(sample_rate))
+        self._queue(np.array(pcm16, np.int16))
+
+    def _queue(self, pcm16: np.ndarray) -> None:
         if len(pcm16) == 0:
             return
         now = time.monotonic()
-        if self._filling is None or now - self._last_push >= _SILENCE_TIMEOUT:
+        if self._filling is None or (now - self._last_push >= _SILENCE_TIMEOUT and not self._overflow):
             self._filling = _ReplyAudio()
             self._replies.append(self._filling)
-        data = np.ascontiguousarray(pcm16)
-        for start in range(0, len(data), N.RING_SAMPLES):
-            part = data[start:start + N.RING_SAMPLES]
-            code = self._lib.be_essence2_push_audio(handle, part.ctypes.data, len(part))
-            if code == -2:
-                raise AudioRingFull("be_essence2_push_audio", code, N.last_error())
-            self._check("be_essence2_push_audio", code)
-            self._filling.append(part)
+        self._filling.append(pcm16)
         self._last_push = now
+        for start in range(0, len(pcm16), N.RING_SAMPLES):
+            self._overflow.append(pcm16[start:start + N.RING_SAMPLES])
+        self._drain()
+
+    def _drain(self) -> None:
+        """Hands waiting audio to the engine while its ring has room; then a waiting flush."""
+        handle = self._live()
+        while self._overflow:
+            part = self._overflow[0]
+            code = self._lib.be_essence2_push_audio(handle, part.ctypes.data, len(part))
+            if code == -2 and "full" in N.last_error():
+                return
+            self._check("be_essence2_push_audio", code)
+            self._overflow.popleft()
+        if self._flush_waiting:
+            self._flush_waiting = False
+            self._check("be_essence2_end_utterance", self._lib.be_essence2_end_utterance(handle))
 
     def _resample(self, pcm16: np.ndarray, rate: int) -> np.ndarray:
         if self._resampler is not None and rate != self._resample_rate:
@@ -216,27 +232,36 @@ class Essence2:
     def flush(self) -> None:
         """Ends the current reply: its last frames render (the last 40 ms padded with silence), then the face
         eases back to rest and idles. Audio pushed afterwards starts a new reply."""
-        handle = self._live()
+        self._live()
         if self._resampler is not None:
             tail = self._resampler.resample_chunk(np.zeros(0, np.int16), last=True)
             self._resampler = None
             self._resample_rate = N.SAMPLE_RATE
-            if len(tail):
-                self.push_audio(tail, N.SAMPLE_RATE)
-        self._check("be_essence2_end_utterance", self._lib.be_essence2_end_utterance(handle))
+            self._queue(np.array(tail, np.int16))
         self._filling = None
+        self._flush_waiting = True
+        self._drain()
 
     def interrupt(self) -> None:
         """Barge-in: drops all queued audio and frames; a reply being shown eases to rest from its last frame
         (ramp frames) and ends."""
         handle = self._live()
         self._check("be_essence2_reset", self._lib.be_essence2_reset(handle))
+        self._overflow.clear()
+        self._flush_waiting = False
         self._replies.clear()
         self._filling = None
         self._resampler = None
         self._resample_rate = N.SAMPLE_RATE
 
     # ---- frames ----------------------------------------------------------------------------------------
+
+    @property
+    def reply_pending(self) -> bool:
+        """True while pushed speech still has frames to come: a reply queued, still open (not flushed), or
+        being shown (its end not yet handed out)."""
+        return (bool(self._replies) or bool(self._overflow) or self._filling is not None
+                or self._started > self._ended)
 
     @property
     def ready(self) -> bool:
@@ -247,6 +272,8 @@ class Essence2:
         """The next frame that is due, or None when none is (realtime: not yet time; unpaced: still rendering,
         or a reply is waiting for more audio). Never blocks."""
         handle = self._live()
+        if self._overflow or self._flush_waiting:
+            self._drain()
         out = np.empty((self.height, self.width, 3), np.uint8)
         n = self._lib.be_essence2_pull_frame(handle, out.ctypes.data, self._frame_bytes)
         if n == 0:

@@ -17,11 +17,6 @@ class Essence2Error(RuntimeError):
         super().__init__(f"{function} failed ({code}): {reason}" if reason else f"{function} failed ({code})")
 
 
-class AudioRingFull(Essence2Error):
-    """``push_audio`` found the engine's audio ring (16 s) without room: nothing was queued. Take frames (which
-    consumes audio) and push the rest again."""
-
-
 class SessionRefused(Essence2Error):
     """The session was refused by the credential check (code -3); ``reason`` gives the service's words."""
 
