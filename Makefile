@@ -151,7 +151,8 @@ test-tools: $(TOOLS_VENV)/.ready
 	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests
 
 # The Python package (python/): a wheel with libessence2 and the shipped avatars inside, installed into a fresh
-# virtual environment (numpy, soxr, pytest, PyAV, Pipecat and LiveKit Agents from PyPI) and tested there, away
+# virtual environment (numpy, soxr, pytest, PyAV, Pipecat, LiveKit Agents, aiohttp, aiortc and selenium from
+# PyPI; the page test drives Debian's chromium and chromium-driver) and tested there, away
 # from the source tree.
 WHEEL := dist/essence2-$(VERSION)-py3-none-linux_$(shell uname -m).whl
 PY_VENV := $(OUT)/venv-python
@@ -164,7 +165,7 @@ $(WHEEL): build python/build_wheel.py $(wildcard python/src/essence2/*.py) pytho
 test-python: $(WHEEL)
 	rm -rf $(PY_VENV)
 	python3 -m venv $(PY_VENV)
-	$(PY_VENV)/bin/pip install -q 'numpy<2' soxr pytest av pipecat-ai livekit-agents
+	$(PY_VENV)/bin/pip install -q 'numpy<2' soxr pytest av pipecat-ai livekit-agents aiohttp aiortc selenium
 	$(PY_VENV)/bin/pip install -q --no-index $(WHEEL)
 	cd $(PY_VENV) && bin/python -c "import essence2; print('essence2', essence2.__version__, essence2.shipped_avatars())"
 	$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests

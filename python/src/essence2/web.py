@@ -1,0 +1,319 @@
+"""A local page where the avatar speaks, live over WebRTC: ``python -m essence2.web [--avatar A] [--port 8080]``.
+
+Type text (spoken by espeak-ng), drop an audio file, or speak into the microphone, and watch and hear the
+avatar in the browser: one video and one audio track (aiortc), timestamped from the same frame count, so the
+browser plays them in step. The interrupt button eases the face to rest. Needs ``aiohttp``, ``aiortc`` and
+``soxr`` from PyPI, and the ``espeak-ng`` command for typed text; ``ffmpeg`` decodes other files than WAV.
+Serves on 127.0.0.1 unless ``--host`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import fractions
+import io
+import json
+import logging
+import shutil
+import subprocess
+import sys
+import wave
+from typing import Any
+
+import numpy as np
+
+try:
+    from aiohttp import web
+    from aiortc import MediaStreamTrack, RTCPeerConnection, RTCSessionDescription
+    from av import AudioFrame, VideoFrame
+except ImportError as e:  # pragma: no cover - depends on the environment
+    raise ImportError("essence2.web needs aiohttp and aiortc: pip install aiohttp aiortc soxr") from e
+
+from . import _native as N
+from .engine import Essence2
+
+log = logging.getLogger("essence2.web")
+VIDEO_CLOCK = 90000
+AUDIO_CHUNK = N.SAMPLES_PER_FRAME // 2  # 20 ms audio packets, two per video frame
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>essence2</title>
+<style>
+ body { font-family: sans-serif; margin: 1.5em; background: #f4f4f4; color: #222 }
+ main { display: flex; gap: 1.5em; align-items: flex-start }
+ video { background: #000; border-radius: 6px; max-height: 80vh }
+ section { display: flex; flex-direction: column; gap: .8em; min-width: 22em }
+ textarea { width: 100%; height: 6em; font-size: 1em }
+ button { font-size: 1em; padding: .4em .9em }
+ #drop { border: 2px dashed #999; padding: 1.2em; text-align: center; border-radius: 6px }
+ #status { color: #555; font-size: .9em }
+</style></head>
+<body>
+<h1>essence2</h1>
+<main>
+ <video id="video" autoplay playsinline></video>
+ <section>
+  <textarea id="text">Hello! I am an avatar rendered on your own CPU. Bob bought a bright blue map.</textarea>
+  <div><button id="say">Say it</button> <button id="interrupt">Interrupt</button>
+       <button id="mic">Use the microphone</button></div>
+  <div id="drop">Drop an audio file here, or <input id="file" type="file" accept="audio/*"></div>
+  <div id="status">connecting...</div>
+ </section>
+</main>
+<script>
+const video = document.getElementById('video'), status = document.getElementById('status');
+let pc = null;
+async function connect(withMic) {
+  if (pc) pc.close();
+  pc = new RTCPeerConnection();
+  pc.addTransceiver('video', {direction: 'recvonly'});
+  if (withMic) {
+    const mic = await navigator.mediaDevices.getUserMedia({audio: true});
+    pc.addTransceiver(mic.getAudioTracks()[0], {direction: 'sendrecv'});
+  } else {
+    pc.addTransceiver('audio', {direction: 'recvonly'});
+  }
+  const stream = new MediaStream();
+  pc.ontrack = (e) => { stream.addTrack(e.track); video.srcObject = stream; };
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise((ok) => {
+    if (pc.iceGatheringState === 'complete') return ok();
+    pc.addEventListener('icegatheringstatechange', () => { if (pc.iceGatheringState === 'complete') ok(); });
+  });
+  const r = await fetch('/offer', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify({sdp: pc.localDescription.sdp, type: pc.localDescription.type, mic: withMic})});
+  if (!r.ok) { status.textContent = 'error: ' + await r.text(); return; }
+  await pc.setRemoteDescription(await r.json());
+  status.textContent = withMic ? 'connected: speak into the microphone' : 'connected';
+}
+async function post(path, body, type) {
+  const r = await fetch(path, {method: 'POST', body, headers: type ? {'Content-Type': type} : {}});
+  status.textContent = r.ok ? (await r.text()) : ('error: ' + await r.text());
+}
+document.getElementById('say').onclick = () =>
+  post('/say', JSON.stringify({text: document.getElementById('text').value}), 'application/json');
+document.getElementById('interrupt').onclick = () => post('/interrupt', '');
+document.getElementById('mic').onclick = () => connect(true).catch((e) => status.textContent = 'error: ' + e);
+const send = (f) => post('/audio', f, 'application/octet-stream');
+document.getElementById('file').onchange = (e) => send(e.target.files[0]);
+const drop = document.getElementById('drop');
+drop.ondragover = (e) => e.preventDefault();
+drop.ondrop = (e) => { e.preventDefault(); send(e.dataTransfer.files[0]); };
+connect(false).catch((e) => status.textContent = 'error: ' + e);
+</script>
+</body></html>
+"""
+
+
+class _Track(MediaStreamTrack):
+    """A track fed from a queue by the session's frame loop."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+        self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=50)
+
+    async def recv(self) -> Any:
+        return await self.queue.get()
+
+    def offer(self, item: Any) -> None:
+        if self.queue.full():  # a receiver that stopped reading: drop the oldest, stay live
+            self.queue.get_nowait()
+        self.queue.put_nowait(item)
+
+
+class Session:
+    """One browser connection: an engine in realtime pacing, its frames and audio on two tracks."""
+
+    def __init__(self, avatar: str, pc: RTCPeerConnection) -> None:
+        self.engine = Essence2(avatar, pacing="realtime")
+        self.pc = pc
+        self.video = _Track("video")
+        self.audio = _Track("audio")
+        self.task: asyncio.Task[None] | None = None
+        self.mic_task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.ensure_future(self._frames())
+
+    async def _frames(self) -> None:
+        audio_pts = 0
+        async for f in self.engine.frames():
+            picture = VideoFrame.from_ndarray(f.bgr, format="bgr24")
+            picture.pts = f.index * (VIDEO_CLOCK // N.FPS)
+            picture.time_base = fractions.Fraction(1, VIDEO_CLOCK)
+            self.video.offer(picture)
+            for half in (f.audio[:AUDIO_CHUNK], f.audio[AUDIO_CHUNK:]):
+                sound = AudioFrame.from_ndarray(half.reshape(1, -1), format="s16", layout="mono")
+                sound.sample_rate = N.SAMPLE_RATE
+                sound.pts = audio_pts
+                sound.time_base = fractions.Fraction(1, N.SAMPLE_RATE)
+                audio_pts += AUDIO_CHUNK
+                self.audio.offer(sound)
+
+    def listen(self, track: MediaStreamTrack) -> None:
+        """Microphone audio from the browser: pushed as speech, a reply ending after 0.6 s of quiet."""
+        async def run() -> None:
+            import soxr
+            stream = None
+            while True:
+                try:
+                    frame = await track.recv()
+                except Exception:
+                    return
+                pcm = frame.to_ndarray().reshape(-1)
+                if frame.layout.nb_channels > 1 or len(frame.layout.channels) > 1:
+                    pcm = pcm.reshape(-1, len(frame.layout.channels)).mean(axis=1)
+                if stream is None:
+                    stream = soxr.ResampleStream(frame.sample_rate, N.SAMPLE_RATE, 1, dtype="int16")
+                x = stream.resample_chunk(np.asarray(pcm, np.int16))
+                level = float(np.sqrt(np.mean(x.astype(np.float64) ** 2))) if len(x) else 0.0
+                if level > 300 or self.engine.reply_pending:
+                    self.engine.push_audio(x)
+        self.mic_task = asyncio.ensure_future(run())
+
+    async def close(self) -> None:
+        for task in (self.task, self.mic_task):
+            if task is not None:
+                task.cancel()
+        await self.pc.close()
+        self.engine.close()
+
+
+def decode_audio(data: bytes) -> tuple[np.ndarray, int]:
+    """A WAV file's 16-bit samples (mixed to mono) and rate; other formats through ffmpeg, to 16 kHz mono."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WAVE":
+        try:
+            with wave.open(io.BytesIO(data), "rb") as w:
+                if w.getsampwidth() == 2:
+                    pcm = np.frombuffer(w.readframes(w.getnframes()), "<i2")
+                    if w.getnchannels() > 1:
+                        pcm = pcm.reshape(-1, w.getnchannels()).mean(axis=1).astype(np.int16)
+                    return pcm, w.getframerate()
+        except (wave.Error, EOFError):
+            pass
+    if shutil.which("ffmpeg") is None:
+        raise ValueError("only 16-bit WAV files can be read without ffmpeg (install ffmpeg for other formats)")
+    run = subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", "pipe:0", "-f", "s16le", "-ac",
+                          "1", "-ar", str(N.SAMPLE_RATE), "pipe:1"], input=data, capture_output=True, timeout=60)
+    if run.returncode != 0 or not run.stdout:
+        raise ValueError("not an audio file ffmpeg can read: " + run.stderr.decode("utf-8", "replace").strip())
+    return np.frombuffer(run.stdout, "<i2").astype(np.int16), N.SAMPLE_RATE
+
+
+def speak(text: str) -> tuple[np.ndarray, int]:
+    """``text`` spoken by espeak-ng."""
+    if shutil.which("espeak-ng") is None:
+        raise ValueError("typed text is spoken by espeak-ng: install it (apt-get install espeak-ng)")
+    run = subprocess.run(["espeak-ng", "--stdout", text[:2000]], capture_output=True, timeout=60)
+    if run.returncode != 0:
+        raise ValueError("espeak-ng failed: " + run.stderr.decode("utf-8", "replace").strip())
+    return decode_audio(run.stdout)
+
+
+def make_app(avatar: str = "grace-hopper") -> web.Application:
+    """The page's web application (also for embedding in another aiohttp server)."""
+    N.avatar_path(avatar)  # a wrong avatar fails here, not at the first connection
+    sessions: set[Session] = set()
+    app = web.Application(client_max_size=64 * 1024 * 1024)
+
+    def current() -> Session:
+        if not sessions:
+            raise web.HTTPConflict(text="no browser is connected")
+        return next(reversed(list(sessions)))
+
+    async def index(_: web.Request) -> web.Response:
+        return web.Response(text=PAGE, content_type="text/html")
+
+    async def offer(request: web.Request) -> web.Response:
+        params = await request.json()
+        pc = RTCPeerConnection()
+        for old in list(sessions):  # one viewer at a time: a new connection replaces the old one
+            sessions.discard(old)
+            await old.close()
+        session = Session(avatar, pc)
+        sessions.add(session)
+
+        @pc.on("track")
+        def on_track(track: MediaStreamTrack) -> None:
+            if track.kind == "audio" and params.get("mic"):
+                session.listen(track)
+
+        @pc.on("connectionstatechange")
+        async def on_state() -> None:
+            if pc.connectionState in ("failed", "closed") and session in sessions:
+                sessions.discard(session)
+                await session.close()
+
+        await pc.setRemoteDescription(RTCSessionDescription(sdp=params["sdp"], type=params["type"]))
+        pc.addTrack(session.video)
+        pc.addTrack(session.audio)
+        await pc.setLocalDescription(await pc.createAnswer())
+        session.start()
+        return web.json_response({"sdp": pc.localDescription.sdp, "type": pc.localDescription.type})
+
+    async def push(pcm: np.ndarray, rate: int) -> str:
+        engine = current().engine
+        engine.push_audio(pcm, sample_rate=rate)
+        engine.flush()
+        return f"speaking ({len(pcm) / rate:.1f} s)"
+
+    async def say(request: web.Request) -> web.Response:
+        text = str((await request.json()).get("text", "")).strip()
+        if not text:
+            raise web.HTTPBadRequest(text="type something to say")
+        try:
+            pcm, rate = await asyncio.get_running_loop().run_in_executor(None, speak, text)
+        except ValueError as e:
+            raise web.HTTPBadRequest(text=str(e)) from e
+        return web.Response(text=await push(pcm, rate))
+
+    async def audio(request: web.Request) -> web.Response:
+        data = await request.read()
+        try:
+            pcm, rate = await asyncio.get_running_loop().run_in_executor(None, decode_audio, data)
+        except ValueError as e:
+            raise web.HTTPBadRequest(text=str(e)) from e
+        return web.Response(text=await push(pcm, rate))
+
+    async def interrupt(_: web.Request) -> web.Response:
+        current().engine.interrupt()
+        return web.Response(text="interrupted")
+
+    async def on_shutdown(_: web.Application) -> None:
+        for s in list(sessions):
+            await s.close()
+        sessions.clear()
+
+    app.router.add_get("/", index)
+    app.router.add_post("/offer", offer)
+    app.router.add_post("/say", say)
+    app.router.add_post("/audio", audio)
+    app.router.add_post("/interrupt", interrupt)
+    app.on_shutdown.append(on_shutdown)
+    return app
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m essence2.web", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--avatar", default="grace-hopper", help="an .imx path or a shipped avatar's name")
+    ap.add_argument("--port", type=int, default=8080)
+    ap.add_argument("--host", default="127.0.0.1")
+    a = ap.parse_args(argv)
+    try:
+        app = make_app(a.avatar)
+    except FileNotFoundError as e:
+        print(f"essence2.web: {e}", file=sys.stderr)
+        return 2
+    print(f"essence2: open http://{a.host}:{a.port}/ in a browser (Ctrl-C stops)", flush=True)
+    try:
+        web.run_app(app, host=a.host, port=a.port, print=None)
+    except OSError as e:
+        print(f"essence2.web: cannot serve on {a.host}:{a.port}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
