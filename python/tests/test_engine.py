@@ -173,3 +173,14 @@ def test_a_file_longer_than_the_engine_ring_can_be_pushed_at_once():
         assert not engine.reply_pending
     assert len(speech) == -(-len(pcm) // 640)
     assert np.array_equal(np.concatenate([f.audio for f in speech])[: len(pcm)], pcm)
+
+
+def test_the_shipped_library_needs_no_swift_toolchain():
+    import shutil
+    import subprocess
+    lib = Path(essence2.__file__).parent / "_data" / "libessence2.so.1"
+    if shutil.which("ldd") is None:
+        pytest.skip("ldd is not installed")
+    needed = subprocess.run(["ldd", str(lib)], capture_output=True, text=True, check=True).stdout
+    names = [line.split()[0] for line in needed.splitlines() if line.strip()]
+    assert not [n for n in names if "swift" in n.lower() or "dispatch" in n.lower() or "Foundation" in n], names
