@@ -48,7 +48,7 @@ class Essence2VideoProcessor(FrameProcessor):
     def __init__(self, avatar: str = "grace-hopper", *, mode: Mode = "full", seed: int | None = None,
                  lipsync: LipSync = "learned", drain_seconds: float = 20.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._options = {"avatar": avatar, "mode": mode, "seed": seed, "lipsync": lipsync}
+        self._avatar, self._mode, self._seed, self._lipsync = avatar, mode, seed, lipsync
         self._drain = drain_seconds
         self._engine: Essence2 | None = None
         self._task: asyncio.Task[None] | None = None
@@ -65,7 +65,8 @@ class Essence2VideoProcessor(FrameProcessor):
         await super().process_frame(frame, direction)
         if isinstance(frame, StartFrame):
             await self.push_frame(frame, direction)
-            self._engine = Essence2(pacing="realtime", **self._options)
+            self._engine = Essence2(self._avatar, pacing="realtime", mode=self._mode, seed=self._seed,
+                                    lipsync=self._lipsync)
             self._task = self.create_task(self._send_video())
         elif isinstance(frame, TTSAudioRawFrame) and self._engine is not None:
             self._queue_audio(frame)

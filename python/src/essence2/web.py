@@ -162,8 +162,10 @@ class Session:
                     frame = await track.recv()
                 except Exception:
                     return
+                if not isinstance(frame, AudioFrame):
+                    continue
                 pcm = frame.to_ndarray().reshape(-1)
-                if frame.layout.nb_channels > 1 or len(frame.layout.channels) > 1:
+                if len(frame.layout.channels) > 1:
                     pcm = pcm.reshape(-1, len(frame.layout.channels)).mean(axis=1)
                 if stream is None:
                     stream = soxr.ResampleStream(frame.sample_rate, N.SAMPLE_RATE, 1, dtype="int16")
