@@ -16,7 +16,6 @@ See ``examples/python/livekit_avatar_worker.py`` for a whole worker. Needs ``liv
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import numpy as np
 
@@ -27,6 +26,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("essence2.livekit needs LiveKit Agents: pip install livekit-agents") from e
 
 from . import _native as N
+from ._feed import ReplyFeed
 from .engine import Essence2, LipSync, Mode
 
 
@@ -43,9 +43,7 @@ class Essence2VideoGenerator(VideoGenerator):
     def __init__(self, avatar: str = "grace-hopper", *, mode: Mode = "full", seed: int | None = None,
                  lipsync: LipSync = "learned") -> None:
         self._engine = Essence2(avatar, pacing="realtime", mode=mode, seed=seed, lipsync=lipsync)
-        self._resampler: Any = None
-        self._rate = N.SAMPLE_RATE
-        self._speaking = False
+        self._feed = ReplyFeed(self._engine)
         self._cleared = 0  # replies ended by clear_buffer, whose end is not reported as AudioSegmentEnd
 
     @property
@@ -60,41 +58,15 @@ class Essence2VideoGenerator(VideoGenerator):
     async def push_audio(self, frame: rtc.AudioFrame | AudioSegmentEnd) -> None:
         """The agent's speech: audio frames of a reply, then ``AudioSegmentEnd``."""
         if isinstance(frame, AudioSegmentEnd):
-            self._end_segment()
+            self._feed.end()
         else:
-            pcm = np.frombuffer(frame.data, dtype=np.int16)
-            if frame.num_channels > 1:
-                pcm = pcm.reshape(-1, frame.num_channels).mean(axis=1).astype(np.int16)
-            if self._resampler is not None and frame.sample_rate != self._rate:
-                self._end_segment()
-            if frame.sample_rate != N.SAMPLE_RATE:
-                if self._resampler is None:
-                    import soxr
-                    self._resampler = soxr.ResampleStream(frame.sample_rate, N.SAMPLE_RATE, 1, dtype="int16")
-                    self._rate = frame.sample_rate
-                pcm = self._resampler.resample_chunk(pcm)
-            self._speaking = True
-            self._engine.push_audio(pcm)
+            self._feed.push(frame.data, frame.sample_rate, frame.num_channels)
 
     def clear_buffer(self) -> None:
         """Interruption: the queued speech is dropped and the face eases to rest."""
-        if self._speaking or self._engine.reply_pending:
+        if self._feed.speaking or self._engine.reply_pending:
             self._cleared += 1
-        self._resampler = None
-        self._rate = N.SAMPLE_RATE
-        self._speaking = False
-        self._engine.interrupt()
-
-    def _end_segment(self) -> None:
-        if self._resampler is not None:
-            tail = self._resampler.resample_chunk(np.zeros(0, np.int16), last=True)
-            if len(tail):
-                self._engine.push_audio(tail)
-            self._resampler = None
-            self._rate = N.SAMPLE_RATE
-        if self._speaking:
-            self._engine.flush()
-        self._speaking = False
+        self._feed.clear()
 
     async def __aiter__(self) -> AsyncIterator[rtc.VideoFrame | rtc.AudioFrame | AudioSegmentEnd]:
         rgba = np.full((self._engine.height, self._engine.width, 4), 255, np.uint8)

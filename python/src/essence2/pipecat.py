@@ -27,6 +27,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("essence2.pipecat needs Pipecat: pip install pipecat-ai") from e
 
 from . import _native as N
+from ._feed import ReplyFeed
 from .engine import Essence2, LipSync, Mode
 
 
@@ -52,9 +53,7 @@ class Essence2VideoProcessor(FrameProcessor):
         self._drain = drain_seconds
         self._engine: Essence2 | None = None
         self._task: asyncio.Task[None] | None = None
-        self._resampler: Any = None
-        self._rate = N.SAMPLE_RATE
-        self._speaking = False
+        self._feed: ReplyFeed | None = None
 
     @property
     def engine(self) -> Essence2 | None:
@@ -67,17 +66,17 @@ class Essence2VideoProcessor(FrameProcessor):
             await self.push_frame(frame, direction)
             self._engine = Essence2(self._avatar, pacing="realtime", mode=self._mode, seed=self._seed,
                                     lipsync=self._lipsync)
+            self._feed = ReplyFeed(self._engine)
             self._task = self.create_task(self._send_video())
-        elif isinstance(frame, TTSAudioRawFrame) and self._engine is not None:
-            self._queue_audio(frame)
+        elif isinstance(frame, TTSAudioRawFrame) and self._feed is not None:
+            self._feed.push(frame.audio, frame.sample_rate, frame.num_channels)
         elif isinstance(frame, TTSStoppedFrame):
-            self._end_reply()
+            if self._feed is not None:
+                self._feed.end()
             await self.push_frame(frame, direction)
         elif isinstance(frame, InterruptionFrame):
-            self._resampler = None
-            self._speaking = False
-            if self._engine is not None:
-                self._engine.interrupt()
+            if self._feed is not None:
+                self._feed.clear()
             await self.push_frame(frame, direction)
         elif isinstance(frame, EndFrame):
             await self._finish(drain=True)
@@ -87,35 +86,6 @@ class Essence2VideoProcessor(FrameProcessor):
             await self.push_frame(frame, direction)
         else:
             await self.push_frame(frame, direction)
-
-    # ---- audio in ----------------------------------------------------------------------------------------
-
-    def _queue_audio(self, frame: TTSAudioRawFrame) -> None:
-        pcm = np.frombuffer(frame.audio, dtype="<i2")
-        if frame.num_channels > 1:
-            pcm = pcm.reshape(-1, frame.num_channels).mean(axis=1).astype(np.int16)
-        if frame.sample_rate != self._rate and self._resampler is not None:
-            self._end_reply()  # a new rate: the reply so far ends
-        if frame.sample_rate != N.SAMPLE_RATE:
-            if self._resampler is None:
-                import soxr
-                self._resampler = soxr.ResampleStream(frame.sample_rate, N.SAMPLE_RATE, 1, dtype="int16")
-                self._rate = frame.sample_rate
-            pcm = self._resampler.resample_chunk(pcm)
-        self._speaking = True
-        if self._engine is not None:
-            self._engine.push_audio(pcm)
-
-    def _end_reply(self) -> None:
-        if self._resampler is not None:
-            tail = self._resampler.resample_chunk(np.zeros(0, np.int16), last=True)
-            if len(tail) and self._engine is not None:
-                self._engine.push_audio(tail)
-            self._resampler = None
-            self._rate = N.SAMPLE_RATE
-        if self._speaking and self._engine is not None:
-            self._engine.flush()
-        self._speaking = False
 
     # ---- video out ---------------------------------------------------------------------------------------
 
@@ -134,13 +104,14 @@ class Essence2VideoProcessor(FrameProcessor):
         engine, task = self._engine, self._task
         if engine is None:
             return
-        if drain:
-            self._end_reply()
+        if drain and self._feed is not None:
+            self._feed.end()
             loop = asyncio.get_running_loop()
             deadline = loop.time() + self._drain
             while engine.reply_pending and loop.time() < deadline:
                 await asyncio.sleep(0.04)
         self._engine = None
+        self._feed = None
         if task is not None:
             await self.cancel_task(task)
             self._task = None

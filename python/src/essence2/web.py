@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import fractions
 import io
-import json
 import logging
 import shutil
 import subprocess
