@@ -260,23 +260,22 @@ def make_app(avatar: str = "grace-hopper") -> web.Application:
         engine.flush()
         return f"speaking ({len(pcm) / rate:.1f} s)"
 
-    async def say(request: web.Request) -> web.Response:
-        text = str((await request.json()).get("text", "")).strip()
-        if not text:
-            raise web.HTTPBadRequest(text="type something to say")
+    async def speak_decoded(decode: Any, arg: Any) -> web.Response:
+        """Decodes (in a worker thread: espeak-ng and ffmpeg take a while) and speaks the result."""
         try:
-            pcm, rate = await asyncio.get_running_loop().run_in_executor(None, speak, text)
+            pcm, rate = await asyncio.get_running_loop().run_in_executor(None, decode, arg)
         except ValueError as e:
             raise web.HTTPBadRequest(text=str(e)) from e
         return web.Response(text=await push(pcm, rate))
 
+    async def say(request: web.Request) -> web.Response:
+        text = str((await request.json()).get("text", "")).strip()
+        if not text:
+            raise web.HTTPBadRequest(text="type something to say")
+        return await speak_decoded(speak, text)
+
     async def audio(request: web.Request) -> web.Response:
-        data = await request.read()
-        try:
-            pcm, rate = await asyncio.get_running_loop().run_in_executor(None, decode_audio, data)
-        except ValueError as e:
-            raise web.HTTPBadRequest(text=str(e)) from e
-        return web.Response(text=await push(pcm, rate))
+        return await speak_decoded(decode_audio, await request.read())
 
     async def interrupt(_: web.Request) -> web.Response:
         current().engine.interrupt()
