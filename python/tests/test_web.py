@@ -124,3 +124,23 @@ def test_the_page_streams_the_avatar_and_the_mouth_moves_when_text_is_spoken(ser
     browser.find_element("id", "interrupt").click()
     time.sleep(0.5)
     assert "interrupted" in browser.find_element("id", "status").text
+
+
+def test_bad_requests_get_a_reason_not_a_crash(server):
+    import urllib.error
+    import urllib.request
+
+    def post(path, body, ctype="application/json"):
+        req = urllib.request.Request(server + path.lstrip("/"), data=body, headers={"Content-Type": ctype})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    assert post("/say", b'{"text": "  "}') == (400, "type something to say")
+    assert post("/interrupt", b"") == (409, "no browser is connected")
+    status, text = post("/audio", b"this is not audio", "application/octet-stream")
+    assert status == 400 and "audio" in text
+    with urllib.request.urlopen(server, timeout=30) as r:
+        assert r.status == 200 and "RTCPeerConnection" in r.read().decode()
