@@ -24,7 +24,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: sheet python test-python test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples
 
@@ -162,11 +162,14 @@ python: $(WHEEL)
 $(WHEEL): build python/build_wheel.py $(wildcard python/src/essence2/*.py) python/src/essence2/py.typed python/README.md
 	python3 python/build_wheel.py --lib $(OUT)/lib/libessence2.so.$(VERSION) --avatars avatars --out dist
 
-test-python: $(WHEEL)
+$(PY_VENV)/.ready:
 	rm -rf $(PY_VENV)
 	python3 -m venv $(PY_VENV)
-	$(PY_VENV)/bin/pip install -q 'numpy<2' soxr pytest av pipecat-ai livekit-agents aiohttp aiortc selenium
-	$(PY_VENV)/bin/pip install -q --no-index $(WHEEL)
+	$(PY_VENV)/bin/pip install -q 'numpy<2' soxr pytest av pipecat-ai livekit-agents aiohttp aiortc selenium ray
+	touch $@
+
+test-python: $(WHEEL) $(PY_VENV)/.ready
+	$(PY_VENV)/bin/pip install -q --no-index --force-reinstall --no-deps $(WHEEL)
 	cd $(PY_VENV) && bin/python -c "import essence2; print('essence2', essence2.__version__, essence2.shipped_avatars())"
 	$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
 
@@ -214,6 +217,12 @@ bench: deps build $(BENCH_AVATARS)
 	@for p in avatars/sources/grace_hopper.jpg avatars/sources/astronaut.png; do \
 	  printf '  %s:' "$$p"; $(CLI) avatar detect $$p --time 21 | tail -1 | sed 's/^  time/ time/'; done
 	@tools/bench_render.sh $(CLI)
+	@$(MAKE) --no-print-directory bench-batch
+
+# Files per minute of python -m essence2.batch on a local Ray instance (2 CPUs): 20 copies of the demo clip.
+bench-batch: $(WHEEL) $(PY_VENV)/.ready
+	@$(PY_VENV)/bin/pip install -q --no-index --force-reinstall --no-deps $(WHEEL)
+	@tools/bench_batch.sh $(PY_VENV)/bin/python
 
 # The training data of the lip-sync model (docs/lipsync.md): espeak-ng, Festival and Flite voices with exact phone
 # timings, new voices warped from the recorded ones (WORLD, pyworld), augmented; deterministic for a seed. Needs the
