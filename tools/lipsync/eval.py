@@ -535,6 +535,21 @@ def meets_lang(f):
     return {"closure": (f["closure"] or 0) >= 0.85, "silence": (f["silence"] or 0) >= 0.95}
 
 
+def item_figures(renderer, pcm, meta, models, keep=None):
+    """Raw openness per model of one item rendered through the library, and its figures (its `exclude`
+    intervals left out)."""
+    raw = renderer.raw_openness(pcm, keep)
+    return raw, {m: utterance_figures(raw[m], meta["phones"], len(pcm), meta.get("exclude")) for m in models}
+
+
+def print_targets(text, met):
+    """The targets line and, per model, which of them its figures meet (`met`: {model: {target: bool}})."""
+    print(f"targets: {text}")
+    for m, ok in met.items():
+        print(f"  {m}: " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in ok.items()))
+    print()
+
+
 def real_set(renderer, directory, models):
     """The real recordings: figures per clip, per speaker and per split (val: speakers never trained on)."""
     data = load_dataset(directory)
@@ -542,8 +557,7 @@ def real_set(renderer, directory, models):
         raise SystemExit(f"no aligned recordings (<clip>.wav + <clip>.json) in {directory}")
     clips = []
     for uid, pcm, meta in data:
-        raw = renderer.raw_openness(pcm)
-        figs = {m: utterance_figures(raw[m], meta["phones"], len(pcm), meta.get("exclude")) for m in models}
+        _, figs = item_figures(renderer, pcm, meta, models)
         clips.append({"id": uid, "speaker": meta.get("speaker", ""), "split": meta.get("split", ""),
                       "style": meta.get("style", ""), "transcript": meta.get("transcript", ""), **figs})
     out = {"clips": clips, "speakers": {}, "splits": {}}
@@ -568,8 +582,7 @@ def language_sets(renderer, directory, models):
             continue
         per = []
         for uid, pcm, meta in load_dataset(sub):
-            raw = renderer.raw_openness(pcm)
-            per.append({m: utterance_figures(raw[m], meta["phones"], len(pcm)) for m in models})
+            per.append(item_figures(renderer, pcm, meta, models)[1])
         if per:
             figs = {m: overall([u[m] for u in per]) for m in models}
             out[lang] = {**figs, "targets_met": {m: meets_lang(figs[m]) for m in models}}
@@ -585,11 +598,7 @@ def print_real(real, models, per_clip):
     names = {"val": "held-out speakers (val)", "train": "training speakers", "all": "all real recordings"}
     print_table("real speech (overall)", [(names[k], f) for k, f in real["splits"].items()], models)
     if "targets_met" in real:
-        print(f"targets: {REAL_TARGETS}")
-        for m in models:
-            ok = real["targets_met"][m]
-            print(f"  {m}: " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in ok.items()))
-        print()
+        print_targets(REAL_TARGETS, real["targets_met"])
 
 
 def print_languages(langs, models):
@@ -638,8 +647,7 @@ def main(argv=None):
     try:
         for k, (uid, pcm, meta) in enumerate(data):
             keep = {} if k in robust_ids else None
-            raw = renderer.raw_openness(pcm, keep)
-            figs = {m: utterance_figures(raw[m], meta["phones"], len(pcm)) for m in models}
+            raw, figs = item_figures(renderer, pcm, meta, models, keep)
             per.append((uid, meta.get("voice", ""), figs, raw))
             if keep is not None:
                 kept[k] = keep
@@ -679,11 +687,7 @@ def main(argv=None):
     by_voice = [(f"voice {v}", {m: overall([f[m] for _, vv, f, _ in per if vv == v]) for m in models})
                 for v in voices] if len(voices) > 1 else []
     print_table("clean (overall)", [("all utterances", clean)] + by_voice, models)
-    print(f"targets: {TARGETS}")
-    for m in models:
-        ok = meets(clean[m])
-        print(f"  {m}: " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in ok.items()))
-    print()
+    print_targets(TARGETS, result["targets_met"])
     if "real" in result:
         print_real(result["real"], models, not a.no_per_utterance)
     if "languages" in result:
