@@ -17,16 +17,20 @@ CFLAGS   ?= -O2 -g
 CWARN    := -std=c11 -Wall -Wextra -Werror -Iinclude
 LINKLIB  := -L$(LIBDIR) -lessence2 -Wl,-rpath,$(abspath $(LIBDIR))
 DEB_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg libsdl2-dev \
-            xvfb imagemagick espeak-ng
+            xvfb imagemagick espeak-ng libcurl4-openssl-dev $(GST_PKGS)
+# The GStreamer element (gst/): headers to build it, the tools and the plugins its pipelines and tests use
+# (mp4mux: good, x264enc: ugly, avenc_aac: libav).
+GST_PKGS := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base \
+            gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
 EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2ls') Package.swift
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: gst test-gst test-service sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
-all: build examples
+all: build examples gst
 
 help:
 	@echo "make            release build: $(LIB), $(CLI), examples in $(OUT)/"
@@ -35,7 +39,8 @@ help:
 	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
 	@echo "make bench      speed and memory figures"
 	@echo "make sheet      contact sheets of the avatars (mouth shapes, a clip, idle motion) in docs/sheets/"
-	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command"
+	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command, the GStreamer element"
+	@echo "make gst        the GStreamer element essence2avatar: $(OUT)/gst/libgstessence2.so (GST_PLUGIN_PATH=$(OUT)/gst)"
 	@echo "make deps       install the Debian packages the build needs (as root)"
 	@echo "make lipsync-data / lipsync-train / lipsync-eval   lip-sync model: data, training, evaluation"
 	@echo "make lipsync-align     re-align the real recordings (tools/lipsync/real) with PocketSphinx"
@@ -97,7 +102,34 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LI
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
 
-test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools test-python
+test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools test-python test-gst \
+      test-service
+
+# The GStreamer element essence2avatar: build/gst/libgstessence2.so, linked to the build tree's library (and,
+# installed, to PREFIX/lib: the rpath covers both layouts). GST_PLUGIN_PATH=build/gst finds it.
+GST_PLUGIN  := $(OUT)/gst/libgstessence2.so
+GST_MODULES := gstreamer-1.0 gstreamer-audio-1.0 gstreamer-video-1.0
+GST_PLUGIN_DIR ?= $(PREFIX)/lib/gstreamer-1.0
+
+gst: $(GST_PLUGIN)
+
+$(GST_PLUGIN): gst/gstessence2avatar.c gst/gstessence2avatar.h gst/plugin.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude -fPIC -shared -DE2_VERSION='"$(VERSION)"' \
+	  gst/gstessence2avatar.c gst/plugin.c -o $@ $$(pkg-config --cflags --libs $(GST_MODULES)) \
+	  -L$(LIBDIR) -lessence2 -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN/../lib' -Wl,-z,defs
+
+$(OUT)/gst/test_gst: integration/gst/test_gst.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude $< -o $@ \
+	  $$(pkg-config --cflags --libs gstreamer-1.0 gstreamer-app-1.0 sndfile) -lm $(LINKLIB)
+
+test-gst: $(GST_PLUGIN) $(OUT)/gst/test_gst
+	integration/gst/run.sh
+
+# The reference service (service/, Python): its own venv in build/venv-service, pytest with a schemathesis run.
+test-service:
+	service/run_tests.sh -q
 
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
@@ -273,7 +305,7 @@ lipsync-eval: build lipsync-deps $(OUT)/lipsync-data/manifest.json $(OUT)/lipsyn
 	python3 tools/lipsync/eval.py --lib $(LIB) --avatar avatars/grace-hopper.imx --data $(OUT)/lipsync-data/val \
 	  --cli $(CLI) --real tools/lipsync/real --langs $(OUT)/lipsync-lang
 
-install: build
+install: build gst
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/essence2/avatars $(DESTDIR)$(PREFIX)/share/essence2/models
 	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(VERSION)
@@ -285,6 +317,11 @@ install: build
 	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/essence2
 	install -m 0644 avatars/*.imx $(DESTDIR)$(PREFIX)/share/essence2/avatars/
 	install -m 0644 models/*.tflite models/LICENSE.mediapipe models/SHA256SUMS $(DESTDIR)$(PREFIX)/share/essence2/models/
+	@# The GStreamer element, when it was built (make gst): GStreamer finds it in GST_PLUGIN_DIR
+	@# (PREFIX/lib/gstreamer-1.0; GST_PLUGIN_PATH=that, or GST_PLUGIN_DIR=$$(pkg-config --variable=pluginsdir gstreamer-1.0)).
+	@if [ -f $(GST_PLUGIN) ]; then install -d $(DESTDIR)$(GST_PLUGIN_DIR) && \
+	  install -m 0755 $(GST_PLUGIN) $(DESTDIR)$(GST_PLUGIN_DIR)/libgstessence2.so && \
+	  echo "install $(GST_PLUGIN) -> $(DESTDIR)$(GST_PLUGIN_DIR)/libgstessence2.so"; fi
 	@# The loader's cache: a system prefix (one in /etc/ld.so.conf, like /usr/local) needs ldconfig to find the new
 	@# library; a private prefix needs an rpath or LD_LIBRARY_PATH, which the last lines say.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
@@ -298,7 +335,8 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libessence2.so $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(SOMAJOR) \
 	      $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(VERSION) $(DESTDIR)$(PREFIX)/include/essence2.h \
-	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc $(DESTDIR)$(PREFIX)/bin/essence2
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc $(DESTDIR)$(PREFIX)/bin/essence2 \
+	      $(DESTDIR)$(GST_PLUGIN_DIR)/libgstessence2.so
 	rm -rf $(DESTDIR)$(PREFIX)/share/essence2
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
 

@@ -110,6 +110,22 @@ else
   fail "installed essence2 avatar build with the installed models"; cat "$prefix/build.log"
 fi
 
+# The GStreamer element: installed into PREFIX/lib/gstreamer-1.0, it loads the installed library (its rpath) and
+# finds the installed avatar by name, with the build tree out of its search paths.
+if command -v gst-launch-1.0 >/dev/null 2>&1; then
+  if [ -f "$prefix/lib/gstreamer-1.0/libgstessence2.so" ]; then ok "installed lib/gstreamer-1.0/libgstessence2.so"
+  else fail "missing lib/gstreamer-1.0/libgstessence2.so"; fi
+  if (cd "$prefix" && GST_PLUGIN_PATH="$prefix/lib/gstreamer-1.0" GST_REGISTRY="$prefix/registry.bin" \
+        timeout 60 gst-launch-1.0 -q audiotestsrc num-buffers=25 samplesperbuffer=320 ! \
+        audio/x-raw,format=S16LE,rate=16000,channels=1 ! essence2avatar avatar=grace-hopper name=a \
+        a.video ! fakesink a.audio ! fakesink >gst.log 2>&1) \
+     && ldd "$prefix/lib/gstreamer-1.0/libgstessence2.so" | grep -q "libessence2.so.1 => $prefix/lib/\(gstreamer-1.0/../\)\?libessence2.so.1"; then
+    ok "the installed element runs a pipeline on the installed library with the installed avatar (avatar=grace-hopper)"
+  else
+    fail "the installed GStreamer element"; cat "$prefix/gst.log" 2>/dev/null; ldd "$prefix/lib/gstreamer-1.0/libgstessence2.so"
+  fi
+fi
+
 # A system prefix: ldconfig makes the library findable without an rpath.
 system=${SYSTEM_PREFIX:-/usr/local}
 if [ "$(id -u)" = 0 ] && [ -w "$system" ] && ! [ -e "$system/lib/libessence2.so.1" ]; then

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# integration/gst/run.sh - the essence2avatar GStreamer element as users meet it: gst-inspect's documentation,
+# the element tests (test_gst elements: caps, timestamps, end-of-stream, flush, bad avatars, live pacing, 20
+# pipelines with no leak), the README's file pipeline to an MP4 with its sync measured from the file (test_gst
+# sync), and the README's live pipelines (to fakesink, and to autovideosink on a virtual display when xvfb-run
+# is there). Needs build/gst/libgstessence2.so and build/gst/test_gst (make test-gst builds them).
+# Ends with "gst pipelines: N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.."
+export GST_PLUGIN_PATH="$PWD/build/gst"
+export GST_REGISTRY="${TMPDIR:-/tmp}/essence2-gst-registry-$$.bin"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+work=$(mktemp -d /tmp/essence2-gst.XXXXXX)
+trap 'rm -rf "$work" "$GST_REGISTRY"' EXIT
+avatar=avatars/grace-hopper.imx
+speech=examples/audio/demo.wav
+
+inspect=$(gst-inspect-1.0 essence2avatar 2>&1)
+missing=""
+for word in "SINK template: 'sink'" "SRC template: 'video'" "SRC template: 'audio'" "format: S16LE" "format: BGR" \
+            "framerate: 25/1" "avatar  " "mode  " "pacing  " "seed  " "video-delay  " "Essence2FrameMeta"; do
+  grep -qF -- "$word" <<<"$inspect" || missing="$missing [$word]"
+done
+if [ -z "$missing" ]; then ok "gst-inspect-1.0 essence2avatar documents the pads, their caps and every property"
+else fail "gst-inspect-1.0 essence2avatar lacks:$missing"; echo "$inspect" | head -40; fi
+
+if build/gst/test_gst elements "$avatar" "$speech"; then ok "element tests (test_gst elements)"
+else fail "element tests (test_gst elements)"; fi
+
+# The README's file pipeline, as written there.
+if timeout 120 gst-launch-1.0 -q filesrc location="$speech" ! decodebin ! audioconvert ! audioresample ! \
+     essence2avatar avatar="$avatar" video-delay=64000000 name=a \
+     a.video ! videoconvert ! x264enc ! mp4mux name=m ! filesink location="$work/out.mp4" \
+     a.audio ! audioconvert ! avenc_aac ! m. >"$work/launch.log" 2>&1 && [ -s "$work/out.mp4" ]; then
+  ok "gst-launch-1.0 filesrc ! decodebin ! ... ! essence2avatar ! x264enc ! mp4mux (+ avenc_aac) writes an MP4"
+else
+  fail "the README's file pipeline"; cat "$work/launch.log"
+fi
+streams=$(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$work/out.mp4" 2>&1 | paste -sd,)
+if [ "$streams" = "h264,aac" ]; then ok "the MP4 plays: ffprobe finds H.264 video and AAC sound ($streams)"
+else fail "ffprobe of the MP4: $streams"; fi
+if build/gst/test_gst sync "$work/out.mp4" "$avatar" "$speech"; then ok "the MP4's sound and picture are in step"
+else fail "the MP4's sound and picture are in step"; fi
+
+# The head mode: square frames.
+caps=$(timeout 60 gst-launch-1.0 -v audiotestsrc num-buffers=5 samplesperbuffer=320 ! \
+       audio/x-raw,format=S16LE,rate=16000,channels=1 ! essence2avatar avatar="$avatar" mode=head name=a \
+       a.video ! fakesink a.audio ! fakesink 2>&1 | grep -o 'video/x-raw, format=(string)BGR, width=(int)[0-9]*, height=(int)[0-9]*' | head -1)
+w=$(sed -n 's/.*width=(int)\([0-9]*\).*/\1/p' <<<"$caps"); h=$(sed -n 's/.*height=(int)\([0-9]*\).*/\1/p' <<<"$caps")
+if [ -n "$w" ] && [ "$w" = "$h" ]; then ok "mode=head gives square frames ($caps)"; else fail "mode=head caps: $caps"; fi
+
+# The README's live pipeline: a live source, one frame every 40 ms, to sinks that sync on the clock.
+start=$(date +%s.%N)
+if timeout 60 gst-launch-1.0 -q audiotestsrc is-live=true num-buffers=150 samplesperbuffer=320 wave=ticks ! \
+     audio/x-raw,format=S16LE,rate=16000,channels=1 ! essence2avatar avatar="$avatar" pacing=live name=a \
+     a.video ! videoconvert ! fakesink sync=true a.audio ! audioconvert ! fakesink sync=true >"$work/live.log" 2>&1; then
+  took=$(echo "$(date +%s.%N) - $start" | bc)
+  ok "live pipeline (audiotestsrc is-live=true ! essence2avatar pacing=live ! fakesink sync=true): 3 s of audio in ${took} s"
+else
+  fail "live pipeline to fakesink"; cat "$work/live.log"
+fi
+if command -v xvfb-run >/dev/null 2>&1; then
+  if timeout 60 xvfb-run -a gst-launch-1.0 -q audiotestsrc is-live=true num-buffers=100 samplesperbuffer=320 ! \
+       audio/x-raw,format=S16LE,rate=16000,channels=1 ! essence2avatar avatar="$avatar" pacing=live name=a \
+       a.video ! videoconvert ! autovideosink a.audio ! audioconvert ! fakesink sync=true >"$work/x.log" 2>&1; then
+    ok "live pipeline to autovideosink on a virtual display (xvfb-run)"
+  else
+    fail "live pipeline to autovideosink"; cat "$work/x.log"
+  fi
+fi
+
+echo "gst pipelines: $passed passed, $failed failed"
+[ "$failed" = 0 ]

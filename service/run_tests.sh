@@ -1,0 +1,22 @@
+#!/bin/sh
+# Tests of the reference service (make test-service): creates or refreshes build/venv-service, then runs pytest.
+# Quick when the venv is up to date: a stamp keyed on pyproject.toml's sha256 says so. Exit status: pytest's.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+venv="$root/build/venv-service"
+stamp="$venv/.ready"
+key=$(sha256sum "$here/pyproject.toml" | cut -d' ' -f1)
+
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$key" ]; then
+    echo "setting up $venv" >&2
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --upgrade pip >&2
+    "$venv/bin/python" -m pip install -q -e "$here[test]" >&2
+    echo "$key" > "$stamp"
+fi
+
+cd "$here"
+set +e
+"$venv/bin/python" -m pytest "$@"
+exit $?

@@ -1,0 +1,246 @@
+"""The HTTP service (aiohttp): the protocol of docs/service-protocol.md."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import NoReturn
+
+from aiohttp import web
+
+from . import credentials
+from .openapi import MAX_SECONDS, OPENAPI
+from .storage import Avatar, Principal, ReportOutcome, Store
+
+log = logging.getLogger("essence2_service")
+
+STORE: web.AppKey[Store] = web.AppKey("store", Store)
+REPORT_INTERVAL: web.AppKey[int] = web.AppKey("report_interval_s", int)
+
+MAX_BODY = 64 * 1024
+SHA256_PATTERN = re.compile(r"^[0-9a-fA-F]{64}$")
+_CODES = {401: "INVALID_SECRET", 403: "AGENT_NOT_ENTITLED", 404: "NOT_FOUND", 409: "SESSION_CLOSED"}
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def error_response(status: int, reason: str, code: str | None = None) -> web.Response:
+    if code is None:
+        code = _CODES.get(status, "BAD_REQUEST" if status < 500 else "INTERNAL")
+    return web.json_response({"error": code, "reason": reason}, status=status)
+
+
+def bad(reason: str, status: int = 400) -> NoReturn:
+    raise ApiError(status, reason)
+
+
+@web.middleware
+async def errors_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every failure gets the protocol's body: {"error": CODE, "reason": SENTENCE}."""
+    try:
+        return await handler(request)
+    except ApiError as exc:
+        return error_response(exc.status, exc.reason)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        response = error_response(exc.status, exc.reason or "request refused")
+        if "Allow" in exc.headers:
+            response.headers["Allow"] = exc.headers["Allow"]
+        return response
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("internal error on %s %s", request.method, request.path)
+        return error_response(500, "internal error of the service")
+
+
+# -- request helpers ---------------------------------------------------------------------------------------
+
+
+async def authenticate(request: web.Request) -> Principal:
+    secret = credentials.bearer_secret(request.headers.get("Authorization"))
+    principal = await request.app[STORE].authenticate(secret)
+    if principal is None:
+        reason = "missing API secret" if secret is None else "unknown or revoked API secret"
+        raise ApiError(401, reason)
+    return principal
+
+
+async def json_object(request: web.Request) -> dict[str, object]:
+    try:
+        raw = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        bad(f"the body is larger than {MAX_BODY} bytes", 413)
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        bad("the body is not valid UTF-8 JSON")
+    if not isinstance(body, dict):
+        bad("the body must be a JSON object")
+    return body
+
+
+def string_field(body: dict[str, object], name: str, max_len: int, required: bool) -> str | None:
+    value = body.get(name)
+    if value is None:
+        if required:
+            bad(f"{name} is required")
+        if name in body:
+            bad(f"{name} must be a string")
+        return None
+    if not isinstance(value, str):
+        bad(f"{name} must be a string")
+    if not 1 <= len(value) <= max_len:
+        bad(f"{name} must be 1 to {max_len} characters", 422)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        bad(f"{name} is not valid Unicode", 422)
+    return value
+
+
+def seconds_field(body: dict[str, object], name: str) -> int:
+    if name not in body:
+        bad(f"{name} is required")
+    value = body[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        bad(f"{name} must be a whole number of seconds")
+    if not 0 <= value <= MAX_SECONDS:
+        bad(f"{name} must be between 0 and {MAX_SECONDS}", 422)
+    return value
+
+
+# -- handlers ----------------------------------------------------------------------------------------------
+
+
+async def health(request: web.Request) -> web.Response:
+    return web.json_response({"status": "ok"})
+
+
+async def openapi(request: web.Request) -> web.Response:
+    return web.json_response(OPENAPI)
+
+
+async def create_session(request: web.Request) -> web.Response:
+    principal = await authenticate(request)
+    body = await json_object(request)
+    sha256 = string_field(body, "avatar_sha256", 64, required=True)
+    assert sha256 is not None
+    if not SHA256_PATTERN.match(sha256):
+        bad("avatar_sha256 must be 64 hexadecimal digits", 422)
+    sha256 = sha256.lower()
+    install_id = string_field(body, "install_id", 128, required=True)
+    assert install_id is not None
+    string_field(body, "avatar_name", 256, required=False)  # checked, not stored
+    client = string_field(body, "client", 128, required=False)
+
+    store = request.app[STORE]
+    avatar = await store.avatar_by_sha256(sha256)
+    code = avatar.code if avatar is not None else None
+    if not await store.is_entitled(principal, code):
+        raise ApiError(403, "this account may not use this avatar")
+    session_id = await store.create_session(principal, sha256, code, install_id, client)
+    return web.json_response(
+        {"session_id": session_id, "report_interval_s": request.app[REPORT_INTERVAL], "avatar_code": code},
+        status=201,
+    )
+
+
+async def report_usage(request: web.Request) -> web.Response:
+    principal = await authenticate(request)
+    session_id = request.match_info["session_id"]
+    body = await json_object(request)
+    seconds = seconds_field(body, "seconds")
+    talking = seconds_field(body, "talking_seconds")
+    idle = seconds_field(body, "idle_seconds")
+    final = body.get("final", False)
+    if not isinstance(final, bool):
+        bad("final must be true or false")
+    if seconds != talking + idle:
+        bad("seconds must equal talking_seconds + idle_seconds", 422)
+
+    result = await request.app[STORE].report_usage(principal, session_id, seconds, talking, idle, final)
+    if result.outcome is ReportOutcome.NOT_FOUND:
+        raise ApiError(404, "no such session")
+    if result.outcome is ReportOutcome.CLOSED:
+        raise ApiError(409, "the session is closed: its final report was received")
+    return web.json_response(
+        {"session_id": session_id, "billed_seconds": result.billed_seconds, "closed": result.closed}
+    )
+
+
+async def _entitled_avatar(request: web.Request) -> Avatar:
+    principal = await authenticate(request)
+    store = request.app[STORE]
+    avatar = await store.newest_avatar(request.match_info["code"])
+    if avatar is None:
+        raise ApiError(404, "no such avatar")
+    if not await store.is_entitled(principal, avatar.code):
+        raise ApiError(403, "this account may not use this avatar")
+    return avatar
+
+
+async def avatar_metadata(request: web.Request) -> web.Response:
+    avatar = await _entitled_avatar(request)
+    return web.json_response(avatar.metadata())
+
+
+async def avatar_file(request: web.Request) -> web.StreamResponse:
+    avatar = await _entitled_avatar(request)
+    path = request.app[STORE].avatar_file(avatar)
+    try:
+        handle = await asyncio.to_thread(open, path, "rb")
+    except OSError:
+        log.error("the file of avatar %s (%s) is missing: %s", avatar.code, avatar.sha256, path)
+        return error_response(500, "the avatar's file is missing on the service")
+    try:
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "application/octet-stream",
+                "ETag": f'"{avatar.sha256}"',
+                "X-Essence2-Sha256": avatar.sha256,
+            }
+        )
+        response.content_length = avatar.size
+        await response.prepare(request)
+        if request.method != "HEAD":
+            while chunk := await asyncio.to_thread(handle.read, 256 * 1024):
+                await response.write(chunk)
+        await response.write_eof()
+        return response
+    finally:
+        handle.close()
+
+
+# -- the application ---------------------------------------------------------------------------------------
+
+
+def create_app(db_path: Path | str, report_interval_s: int = 30) -> web.Application:
+    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_BODY)
+    app[REPORT_INTERVAL] = report_interval_s
+
+    async def store_ctx(app: web.Application) -> AsyncIterator[None]:
+        app[STORE] = await Store.open(db_path)
+        yield
+        await app[STORE].close()
+
+    app.cleanup_ctx.append(store_ctx)
+    app.router.add_get("/v1/health", health)
+    app.router.add_get("/openapi.json", openapi)
+    app.router.add_post("/v1/sessions", create_session)
+    app.router.add_post("/v1/sessions/{session_id}/usage", report_usage)
+    app.router.add_get("/v1/avatars/{code}", avatar_metadata)
+    app.router.add_get("/v1/avatars/{code}/file", avatar_file)
+    return app

@@ -1,0 +1,401 @@
+"""SQLite storage (through aiosqlite): accounts, secrets, avatars, entitlements, sessions and their usage.
+
+One connection per process, in WAL mode. aiosqlite runs every statement of a connection on one thread, and
+an ``asyncio.Lock`` keeps each operation (a transaction of several statements) whole, so writes are
+serialized inside the process; ``BEGIN IMMEDIATE`` plus a busy timeout serialize them against other
+processes (the admin CLI revoking a secret while the service runs).
+
+Avatar files are stored next to the database, content-addressed: ``<db>.avatars/<sha256>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import re
+import secrets
+import sqlite3
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+
+import aiosqlite
+
+from . import credentials
+from .migrations import migrate
+
+CODE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+SESSION_ID_PATTERN = re.compile(r"^s_[A-Za-z0-9_-]{32}$")
+IMX_MAGIC = b"\x89IMX\r\n\x1a\n"
+
+
+class StoreError(Exception):
+    """An operator mistake (unknown account, duplicate name, ...): the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a valid secret belongs to."""
+
+    account_id: int
+    account_name: str
+    any_avatar: bool
+    secret_id: str
+
+
+@dataclass(frozen=True)
+class Avatar:
+    id: int
+    code: str
+    name: str
+    sha256: str
+    size: int
+    format_version: int
+
+    def metadata(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "sha256": self.sha256,
+            "size": self.size,
+            "format_version": self.format_version,
+        }
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    any_avatar: bool
+
+
+@dataclass(frozen=True)
+class AccountUsage:
+    account: str
+    any_avatar: bool
+    sessions: int
+    open_sessions: int
+    billed_seconds: int
+    talking_seconds: int
+    idle_seconds: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "account": self.account,
+            "any_avatar": self.any_avatar,
+            "sessions": self.sessions,
+            "open_sessions": self.open_sessions,
+            "billed_seconds": self.billed_seconds,
+            "talking_seconds": self.talking_seconds,
+            "idle_seconds": self.idle_seconds,
+        }
+
+
+class ReportOutcome(Enum):
+    OK = "ok"
+    NOT_FOUND = "not_found"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    outcome: ReportOutcome
+    billed_seconds: int = 0
+    closed: bool = False
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def default_db_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "essence2-service" / "service.sqlite3"
+
+
+class Store:
+    def __init__(self, path: Path, db: aiosqlite.Connection) -> None:
+        self.path = path
+        self.files_dir = path.with_name(path.name + ".avatars")
+        self._db = db
+        self._lock: asyncio.Lock | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        """Opens (creating if needed) the database and applies the pending migrations."""
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the database {path}: {exc}") from exc
+        try:
+            await db.execute("PRAGMA busy_timeout = 10000")
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await migrate(db)
+        except sqlite3.DatabaseError as exc:
+            await db.close()
+            raise StoreError(f"cannot use the database {path}: {exc}") from exc
+        except BaseException:
+            await db.close()
+            raise
+        return cls(path, db)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        # Created lazily, inside the running event loop.
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self.lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _one(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
+        async with self.lock:
+            async with self._db.execute(sql, params) as cur:
+                row: sqlite3.Row | None = await cur.fetchone()
+                return row
+
+    # -- admin -------------------------------------------------------------------------------------------
+
+    async def create_account(self, name: str, any_avatar: bool = False) -> Account:
+        name = name.strip()
+        if not name or len(name) > 128 or not name.isprintable():
+            raise StoreError("an account name is 1 to 128 printable characters")
+        async with self._transaction() as db:
+            try:
+                cur = await db.execute(
+                    "INSERT INTO accounts (name, any_avatar, created_at) VALUES (?, ?, ?)",
+                    (name, int(any_avatar), now()),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"an account named {name!r} already exists") from None
+            account_id = cur.lastrowid
+        assert account_id is not None
+        return Account(account_id, name, any_avatar)
+
+    async def account(self, name: str) -> Account:
+        row = await self._one("SELECT id, name, any_avatar FROM accounts WHERE name = ?", (name,))
+        if row is None:
+            raise StoreError(f"no account named {name!r} (create it with: account create {name})")
+        return Account(int(row[0]), str(row[1]), bool(row[2]))
+
+    async def create_secret(self, account_name: str) -> tuple[str, str]:
+        """Returns (secret id, secret). The secret itself is not stored and cannot be shown again."""
+        account = await self.account(account_name)
+        secret_id, secret, digest = credentials.new_secret()
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO api_secrets (id, account_id, secret_hash, created_at) VALUES (?, ?, ?, ?)",
+                (secret_id, account.id, digest, now()),
+            )
+        return secret_id, secret
+
+    async def revoke_secret(self, secret_or_id: str) -> str:
+        parsed = credentials.parse_secret_or_id(secret_or_id)
+        if parsed is None:
+            raise StoreError("give the secret (e2_...) or its id (12 hex digits)")
+        secret_id, secret = parsed
+        async with self._transaction() as db:
+            async with db.execute("SELECT secret_hash, revoked_at FROM api_secrets WHERE id = ?", (secret_id,)) as c:
+                row = await c.fetchone()
+            if row is None or (secret is not None and not credentials.matches(secret, bytes(row[0]))):
+                raise StoreError(f"no such secret: {secret_id}")
+            if row[1] is None:
+                await db.execute("UPDATE api_secrets SET revoked_at = ? WHERE id = ?", (now(), secret_id))
+        return secret_id
+
+    async def add_avatar(
+        self, code: str, file: Path, name: str | None = None, format_version: int | None = None
+    ) -> Avatar:
+        if not CODE_PATTERN.match(code):
+            raise StoreError("an avatar code is 1 to 64 of A-Z a-z 0-9 . _ - (starting with a letter or digit)")
+        if format_version is not None and not 1 <= format_version <= 1_000_000:
+            raise StoreError("--format-version must be a positive integer")
+        name = (name if name is not None else file.name).strip()
+        if not name or len(name) > 256 or not name.isprintable():
+            raise StoreError("an avatar name is 1 to 256 printable characters")
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256()
+        size = 0
+        head = b""
+        try:
+            with open(file, "rb") as src, tempfile.NamedTemporaryFile(dir=self.files_dir, delete=False) as tmp:
+                try:
+                    while chunk := src.read(1 << 20):
+                        if len(head) < 12:
+                            head = (head + chunk)[:12]
+                        digest.update(chunk)
+                        size += len(chunk)
+                        tmp.write(chunk)
+                    tmp.flush()
+                    os.fsync(tmp.fileno())
+                except BaseException:
+                    os.unlink(tmp.name)
+                    raise
+        except OSError as exc:
+            raise StoreError(f"cannot read {file}: {exc.strerror or exc}") from None
+        if format_version is None:
+            if len(head) < 12 or head[:8] != IMX_MAGIC:
+                os.unlink(tmp.name)
+                raise StoreError(f"{file} is not an .imx file (give --format-version to register it anyway)")
+            format_version = int.from_bytes(head[8:12], "little")
+        sha256 = digest.hexdigest()
+        os.replace(tmp.name, self.files_dir / sha256)
+        async with self._transaction() as db:
+            async with db.execute("SELECT code FROM avatars WHERE sha256 = ?", (sha256,)) as cur:
+                row = await cur.fetchone()
+            if row is not None:
+                raise StoreError(f"this file ({sha256}) is already registered, as avatar {row[0]!r}")
+            cur = await db.execute(
+                "INSERT INTO avatars (code, name, sha256, size, format_version, added_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (code, name, sha256, size, format_version, now()),
+            )
+            avatar_id = cur.lastrowid
+        assert avatar_id is not None
+        return Avatar(avatar_id, code, name, sha256, size, format_version)
+
+    async def entitle(self, account_name: str, code: str) -> bool:
+        """Entitles the account to every version of the avatar code; False when it already was."""
+        account = await self.account(account_name)
+        if await self.newest_avatar(code) is None:
+            raise StoreError(f"no avatar with code {code!r} (add it with: avatar add {code} FILE)")
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO entitlements (account_id, avatar_code, created_at) VALUES (?, ?, ?)",
+                (account.id, code, now()),
+            )
+            return cur.rowcount == 1
+
+    async def usage(self, account_name: str | None = None) -> list[AccountUsage]:
+        if account_name is not None:
+            await self.account(account_name)
+        sql = (
+            "SELECT a.name, a.any_avatar, COUNT(s.id), COUNT(s.id) - COUNT(s.closed_at),"
+            " COALESCE(SUM(s.seconds), 0), COALESCE(SUM(s.talking_seconds), 0), COALESCE(SUM(s.idle_seconds), 0)"
+            " FROM accounts a LEFT JOIN sessions s ON s.account_id = a.id"
+            + (" WHERE a.name = ?" if account_name is not None else "")
+            + " GROUP BY a.id ORDER BY a.name"
+        )
+        async with self.lock:
+            async with self._db.execute(sql, (account_name,) if account_name is not None else ()) as cur:
+                rows = await cur.fetchall()
+        return [AccountUsage(str(r[0]), bool(r[1]), *(int(v) for v in r[2:])) for r in rows]
+
+    # -- the service -------------------------------------------------------------------------------------
+
+    async def authenticate(self, secret: str | None) -> Principal | None:
+        """The account of a valid, unrevoked secret; None otherwise."""
+        if secret is None:
+            return None
+        secret_id = credentials.secret_id_of(secret)
+        row = None
+        if secret_id is not None:
+            row = await self._one(
+                "SELECT s.secret_hash, s.revoked_at, a.id, a.name, a.any_avatar"
+                " FROM api_secrets s JOIN accounts a ON a.id = s.account_id WHERE s.id = ?",
+                (secret_id,),
+            )
+        ok = credentials.matches(secret, bytes(row[0]) if row is not None else None)
+        if not ok or row is None or row[1] is not None or secret_id is None:
+            return None
+        return Principal(int(row[2]), str(row[3]), bool(row[4]), secret_id)
+
+    async def avatar_by_sha256(self, sha256: str) -> Avatar | None:
+        row = await self._one(
+            "SELECT id, code, name, sha256, size, format_version FROM avatars WHERE sha256 = ?", (sha256,)
+        )
+        return _avatar(row)
+
+    async def newest_avatar(self, code: str) -> Avatar | None:
+        if not CODE_PATTERN.match(code):
+            return None
+        row = await self._one(
+            "SELECT id, code, name, sha256, size, format_version FROM avatars WHERE code = ?"
+            " ORDER BY id DESC LIMIT 1",
+            (code,),
+        )
+        return _avatar(row)
+
+    async def is_entitled(self, principal: Principal, code: str | None) -> bool:
+        if principal.any_avatar:
+            return True
+        if code is None:
+            return False
+        row = await self._one(
+            "SELECT 1 FROM entitlements WHERE account_id = ? AND avatar_code = ?", (principal.account_id, code)
+        )
+        return row is not None
+
+    def avatar_file(self, avatar: Avatar) -> Path:
+        return self.files_dir / avatar.sha256
+
+    async def create_session(
+        self, principal: Principal, avatar_sha256: str, avatar_code: str | None, install_id: str, client: str | None
+    ) -> str:
+        session_id = "s_" + secrets.token_urlsafe(24)
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO sessions (id, account_id, secret_id, avatar_sha256, avatar_code, install_id, client,"
+                " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, principal.account_id, principal.secret_id, avatar_sha256, avatar_code, install_id,
+                 client, now()),
+            )
+        return session_id
+
+    async def report_usage(
+        self, principal: Principal, session_id: str, seconds: int, talking: int, idle: int, final: bool
+    ) -> ReportResult:
+        """Records a cumulative report: keeps the largest (by seconds, then talking seconds), closes on final."""
+        if not SESSION_ID_PATTERN.match(session_id):
+            return ReportResult(ReportOutcome.NOT_FOUND)
+        async with self._transaction() as db:
+            async with db.execute(
+                "SELECT account_id, seconds, talking_seconds, closed_at FROM sessions WHERE id = ?", (session_id,)
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None or int(row[0]) != principal.account_id:
+                return ReportResult(ReportOutcome.NOT_FOUND)
+            if row[3] is not None:
+                return ReportResult(ReportOutcome.CLOSED, int(row[1]), True)
+            billed = int(row[1])
+            stamp = now()
+            if (seconds, talking) > (billed, int(row[2])):
+                billed = seconds
+                await db.execute(
+                    "UPDATE sessions SET seconds = ?, talking_seconds = ?, idle_seconds = ? WHERE id = ?",
+                    (seconds, talking, idle, session_id),
+                )
+            await db.execute(
+                "UPDATE sessions SET last_report_at = ?, closed_at = ? WHERE id = ?",
+                (stamp, stamp if final else None, session_id),
+            )
+        return ReportResult(ReportOutcome.OK, billed, final)
+
+
+def _avatar(row: sqlite3.Row | None) -> Avatar | None:
+    if row is None:
+        return None
+    return Avatar(int(row[0]), str(row[1]), str(row[2]), str(row[3]), int(row[4]), int(row[5]))
