@@ -531,8 +531,13 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
   int32_t got = be_essence2_pull_frame(self->engine, dst, (int32_t)self->frame_bytes);
   gboolean from_pull = got > 0;
   if (got == 0 && self->live) {
-    got = be_essence2_idle_frame(self->engine, dst, (int32_t)self->frame_bytes);
-    if (got == 0 && self->have_last) got = (int32_t)self->frame_bytes; /* scratch still holds the last frame */
+    /* Nothing due yet (a reply waits for its look-ahead): the last frame again, so the mouth does not drop to
+     * rest mid-speech; before the first frame, an idle one. */
+    if (self->have_last) {
+      got = (int32_t)self->frame_bytes; /* scratch still holds the last frame */
+    } else {
+      got = be_essence2_idle_frame(self->engine, dst, (int32_t)self->frame_bytes);
+    }
   }
   if (got <= 0) {
     gst_buffer_unmap(video, &map);
@@ -543,6 +548,7 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
     }
     return FALSE;
   }
+  gboolean held = !from_pull && self->live && self->have_last;
   int32_t kind = from_pull ? be_essence2_last_frame_kind(self->engine) : BE_ESSENCE2_FRAME_IDLE;
   int64_t index = from_pull ? be_essence2_last_frame_index(self->engine) : -1;
   int64_t started = 0;
@@ -599,7 +605,7 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
   if (meta != NULL) {
     static const char *const kinds[] = {"idle", "speech", "ramp"};
     gst_structure_set(gst_custom_meta_get_structure(meta), "kind", G_TYPE_STRING,
-                      kinds[kind >= 0 && kind <= 2 ? kind : 0], "reply", G_TYPE_INT64, (gint64)started, "index",
+                      held ? "held" : kinds[kind >= 0 && kind <= 2 ? kind : 0], "reply", G_TYPE_INT64, (gint64)started, "index",
                       G_TYPE_INT64, (gint64)index, NULL);
   }
   GST_BUFFER_PTS(video) += self->video_delay_run;
@@ -1031,7 +1037,7 @@ static void gst_essence2_avatar_class_init(GstEssence2AvatarClass *klass) {
   gst_element_class_set_static_metadata(
       element_class, "essence2 talking avatar", "Filter/Converter/Audio/Video",
       "Lip-synced video of a talking portrait from speech. sink: speech, S16LE 16 kHz mono. video: the avatar "
-      "speaking, BGR at 25 frames a second, each buffer with an Essence2FrameMeta (kind idle/speech/ramp, reply, "
+      "speaking, BGR at 25 frames a second, each buffer with an Essence2FrameMeta (kind idle/speech/ramp/held, reply, "
       "index). audio: the same speech, 640 samples per video frame with its timestamp (silence under idle and "
       "ramp frames), for a muxer or an audio sink. End-of-stream ends the reply and the face eases back to rest "
       "before end-of-stream goes on; a flush interrupts the reply",

@@ -10,7 +10,7 @@
  *
  * Each src pad has its own streaming thread, so both branches can feed one muxer without queues.
  * Each video buffer carries a custom meta "Essence2FrameMeta" with the fields kind ("idle", "speech",
- * "ramp"), reply (the number of replies started so far) and index (the frame's index within its reply, -1 for
+ * "ramp", or "held": in live pacing the previous picture again while the next frame is not ready), reply (the number of replies started so far) and index (the frame's index within its reply, -1 for
  * idle frames).
  */
 #ifndef GST_ESSENCE2_AVATAR_H

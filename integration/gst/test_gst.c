@@ -366,11 +366,18 @@ static void test_live(const char *avatar) {
     Frame *a = &g_array_index(frames, Frame, k - 1), *b = &g_array_index(frames, Frame, k);
     if (b->pts - a->pts != FRAME) steady = 0;
   }
-  for (guint k = 0; k < frames->len; k++) n_speech += strcmp(g_array_index(frames, Frame, k).kind, "speech") == 0;
+  GstClockTime first_speech = GST_CLOCK_TIME_NONE;
+  for (guint k = 0; k < frames->len; k++) {
+    Frame *f = &g_array_index(frames, Frame, k);
+    if (strcmp(f->kind, "speech") != 0) continue;
+    n_speech++;
+    if (!GST_CLOCK_TIME_IS_VALID(first_speech)) first_speech = f->pts - g_array_index(frames, Frame, 0).pts;
+  }
   check(gst_app_sink_is_eos(v) && frames->len >= 50 && frames->len <= 90 && steady && n_speech >= 45 &&
             seconds >= 1.8 && seconds < 6,
-        "live pacing: %u frames 40 ms apart in %.2f s of wall time (%u speech), end-of-stream after the ramp",
-        frames->len, seconds, n_speech);
+        "live pacing: %u frames 40 ms apart in %.2f s of wall time (%u speech, the first %.0f ms after the first "
+        "frame), end-of-stream after the ramp",
+        frames->len, seconds, n_speech, GST_CLOCK_TIME_IS_VALID(first_speech) ? (double)first_speech / 1e6 : -1.0);
   g_array_free(frames, TRUE);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(v);
