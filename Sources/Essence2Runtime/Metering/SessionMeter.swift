@@ -77,7 +77,8 @@ package struct SessionMeter: Sendable {
 
     // MARK: Frames
 
-    /// Asks whether a frame may be handed out now (every ask counts as the host being there).
+    /// Asks whether a frame may be handed out now. A refused ask counts as the host being there (as a frame
+    /// handed out does); an allowed one that finds no frame due does not.
     package mutating func permission(now: Int64) -> MeterPermission {
         switch phase {
         case .refused(let reason):
@@ -93,8 +94,9 @@ package struct SessionMeter: Sendable {
         case .open, .reopening:
             break
         }
-        lastAsked = now
         if let unreachable, framesWhileUnreachable >= Self.graceFrames {
+            // Refused frames count as the host being there: the session is not idle-closed meanwhile.
+            lastAsked = now
             return .refused(reason: "the metering service at \(service) has been unreachable since "
                 + "\(UTCTime.iso8601(unreachable.unixSeconds)) (\(unreachable.reason)), and the 5 minutes of rendered "
                 + "video (\(Self.graceFrames) frames) allowed without it are used up; frames resume as soon as it "
