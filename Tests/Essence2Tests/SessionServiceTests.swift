@@ -2,6 +2,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import Essence2Kit
 @testable import Essence2Runtime
 
 /// What goes on the wire (docs/service-protocol.md), the install identifier, and the session driver on a fake
@@ -113,5 +114,24 @@ import Glibc
         if case .unmetered = SessionGate.begin(avatarPath: "/nonexistent.imx") {} else { Issue.record("expected unmetered") }
         #expect(Credentials.setServiceURL("ftp://x") != nil)
         #expect(Credentials.serviceURL() == nil)
+    }
+}
+
+/// The secret's precedence is the header's for both APIs: ESSENCE2_API_SECRET before BITHUMAN_API_SECRET.
+@Suite(.serialized) struct SecretPrecedenceTests {
+    @Test func essence2SecretComesBeforeBithumans() {
+        guard Credentials.storedSecret == nil, Credentials.environment("ESSENCE2_API_SECRET") == nil,
+              Credentials.environment("BITHUMAN_API_SECRET") == nil else { return }
+        setenv("ESSENCE2_API_SECRET", "from-essence2", 1)
+        setenv("BITHUMAN_API_SECRET", "from-bithuman", 1)
+        defer {
+            unsetenv("ESSENCE2_API_SECRET")
+            unsetenv("BITHUMAN_API_SECRET")
+        }
+        #expect(Credentials.resolvedSecret() == "from-essence2")
+        #expect(Essence2Credential.current == "from-essence2")
+        unsetenv("ESSENCE2_API_SECRET")
+        #expect(Credentials.resolvedSecret() == "from-bithuman")
+        #expect(Essence2Credential.current == "from-bithuman")
     }
 }
