@@ -6,7 +6,8 @@ installed, against a small stub of docs/service-protocol.md written here with th
 
 Checks: accepted (and the install identifier written), no secret, wrong secret, not entitled, service down at
 start, service stopped mid-session (7500 unpaced frames, then -3), restarted (frames resume), secret revoked
-mid-session (final), 10 sessions billed within 1 s, 20 concurrent engines reported correctly.
+mid-session (final), 10 sessions billed within 1 s, 20 concurrent engines reported correctly, quiesce_all
+sends the final reports.
 
 Environment: ESSENCE2_LIB (default build/lib/libessence2.so.1), AVATAR (default avatars/grace-hopper.imx),
 SERVICE_PYTHON (a python that can `import essence2_service`; default build/venv-service/bin/python, else the
@@ -63,6 +64,7 @@ for name, res, args in [
     ("be_essence2_last_refusal", i32, [cp, i32]),
     ("be_essence2_last_error", i32, [cp, i32]),
     ("be_essence2_version", cp, []),
+    ("be_essence2_quiesce_all", i32, [i32]),
 ]:
     f = getattr(lib, name)
     f.restype, f.argtypes = res, args
@@ -392,6 +394,21 @@ def main():
     check("20 concurrent engines: 20 closed sessions with the right seconds",
           len(rows) == 20 and all(r[3] for r in rows) and sorted(r[0] for r in rows) == expected,
           f"{sorted(r[0] for r in rows)} vs {expected}")
+
+    # quiesce_all: the final reports go out; a stopped engine's pulls return 0, as without a service
+    lib.be_essence2_set_api_secret(alice.encode())
+    rc, h = create()
+    if rc == 0:
+        e = Engine(h)
+        e.pull(130)
+        stopped = lib.be_essence2_quiesce_all(3000)
+        rc = lib.be_essence2_pull_frame(e.h, e.buf, e.size)
+        rows = service.sessions("alice")
+        check("quiesce_all: final report sent (5 s billed), later pulls return 0",
+              stopped >= 1 and rc == 0 and tuple(rows[-1][:4]) == (5, 0, 5, True), f"{stopped}, rc {rc}, {rows[-1:]}")
+        e.destroy()
+    else:
+        check("quiesce_all: create", False, text(lib.be_essence2_last_refusal))
 
     service.stop()
     print(f"sessions-tests: {passed} passed, {failed} failed", flush=True)

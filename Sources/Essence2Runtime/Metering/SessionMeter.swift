@@ -84,7 +84,9 @@ package struct SessionMeter: Sendable {
         case .refused(let reason):
             return .refused(reason: reason)
         case .finished:
-            return .refused(reason: "the engine's session has ended (destroyed or shut down)")
+            // Only a stopped engine finishes its session, and it hands out no frames (its calls return 0, as
+            // before metering): nothing to refuse, and nothing is counted.
+            return .allowed
         case .starting:
             return .refused(reason: "the session's first check with the metering service at \(service) has not answered")
         case .closed:
