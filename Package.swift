@@ -4,6 +4,7 @@ import PackageDescription
 // The targets (docs/architecture.md):
 //   Essence2Runtime    engine, pacing, audio analysis and lip sync, renderer, .imx reader: all libessence2.so runs
 //   CEssence2Weights   the learned lip-sync model's weights, embedded as bytes (C, #embed)
+//   CCurlLoader        libcurl loaded at run time (dlopen) for the metering client, typed from curl's header
 //   Essence2C          the C interface (be_essence2_* thunks) -> libessence2.so, the only code it adds
 //   Essence2Kit        the Swift API (the reference's Essence2Engine, frames as AsyncStream) on the runtime
 //   Essence2Vision     TensorFlow Lite reader and interpreter, face detector and landmarker (the command's)
@@ -22,7 +23,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2ls"]),
-        .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights"]),
+        .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights", "CCurlLoader"]),
+        // libcurl for the metering client (docs/sessions.md), loaded at run time and only when a service is
+        // configured: libessence2.so does not link it. Its header comes from libcurl4-openssl-dev.
+        .target(name: "CCurlLoader"),
         .target(name: "Essence2Kit", dependencies: ["Essence2Runtime"]),
         .target(name: "Essence2Vision", dependencies: ["Essence2Runtime"]),
         .target(name: "Essence2Authoring", dependencies: ["Essence2Runtime", "Essence2Vision"]),

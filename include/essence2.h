@@ -36,7 +36,8 @@
  * example one thread pushing audio while another pulls frames); each call is atomic with respect to the
  * others on the same handle. Different handles are independent. No call waits for rendering, which runs on
  * one background thread per engine into a bounded queue; the only call that may block is
- * be_essence2_quiesce_all(). A handle must not be used after be_essence2_destroy() returned for it (calls
+ * be_essence2_quiesce_all(), and with a metering service configured (see Credentials) be_essence2_create()
+ * waits for the service's first answer and be_essence2_destroy() for the final report, both bounded. A handle must not be used after be_essence2_destroy() returned for it (calls
  * with a destroyed handle are detected and return -1, but the check cannot help once the address is reused).
  *
  * Linking: the library is libessence2.so.1 (its SONAME; the file is libessence2.so.MAJOR.MINOR.PATCH, and
@@ -58,7 +59,8 @@
 
 /* ---- Version ---------------------------------------------------------------------------------------- */
 #define ESSENCE2_VERSION_MAJOR 1 /**< incompatible ABI changes (a new SONAME) */
-#define ESSENCE2_VERSION_MINOR 1 /**< functions and codes added, compatible (1.1: frame_fd, reply_counts, version_number) */
+#define ESSENCE2_VERSION_MINOR 2 /**< functions and codes added, compatible (1.1: frame_fd, reply_counts, version_number;
+                                      1.2: set_service_url, metered sessions: see Credentials) */
 #define ESSENCE2_VERSION_PATCH 0 /**< fixes */
 /** One number for a version: major * 1000000 + minor * 1000 + patch. */
 #define ESSENCE2_VERSION_NUMBER(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))
@@ -126,10 +128,33 @@ typedef struct be_essence2_engine *be_essence2_handle;
 
 /* ---- Credentials ------------------------------------------------------------------------------------ */
 /*
- * A session checks its credentials when it starts (be_essence2_create). This version has no metering
- * client: with no metering service configured (the default) sessions run without metering and are never
- * refused; when one is configured (environment ESSENCE2_METERING_URL), sessions are refused with -3 and a
- * reason, rather than run unmetered.
+ * Sessions and metering (docs/sessions.md has the whole contract, docs/service-protocol.md the HTTP).
+ *
+ * No service configured (the default): sessions run unmetered and are never refused; nothing leaves the
+ * machine and libcurl is not even loaded.
+ *
+ * A service configured (be_essence2_set_service_url(), else the environment variable ESSENCE2_SERVICE_URL,
+ * else its older name ESSENCE2_METERING_URL): every be_essence2_create() checks the API secret and names the
+ * avatar (the SHA-256 of the .imx file) to the service, waiting at most ESSENCE2_SERVICE_TIMEOUT_MS
+ * milliseconds (default 5000) for the answer. No secret, a rejected secret (401), an account not entitled to
+ * the avatar (403; the reason names AGENT_NOT_ENTITLED; nothing is billed) or no answer make create return
+ * -3, with the reason from be_essence2_last_refusal(). Once a session runs:
+ *   - usage is reported every report_interval_s (from the service) of wall time or of rendered video, in whole
+ *     seconds: session time is rendered video, 40 ms per frame handed out by pull_frame / idle_frame, split
+ *     into talking (SPEECH and RAMP frames) and idle; with an install identifier (a UUID kept in
+ *     $XDG_STATE_HOME/essence2/install-id, default ~/.local/state/essence2/install-id). No audio, video or
+ *     text ever leaves the machine.
+ *   - the service unreachable: frames go on for 5 minutes of rendered video (7500 frames) after the first
+ *     failed request, then pull_frame and idle_frame return -3 ("unreachable since ...") until a request
+ *     succeeds again (retried every 2 s), then frames resume.
+ *   - the secret rejected mid-session (401): final, pull_frame and idle_frame return -3 from then on.
+ *   - no frame asked for during 60 s (wall clock): the session ends (a final report, billed to then); the
+ *     next frame asked for starts a new session and is served while that check is pending.
+ * The network is used by a background thread per engine; pull_frame and idle_frame never wait for it.
+ * be_essence2_destroy() waits at most 2 s for the session's final report; be_essence2_quiesce_all() at most
+ * its timeout. libcurl (libcurl.so.4, package libcurl4) is loaded at run time, only when a service is
+ * configured; without it sessions are refused with a reason saying to install it. HTTPS is verified with the
+ * system's CA bundle, and the proxy variables (https_proxy, http_proxy, no_proxy) apply.
  */
 
 /**
@@ -143,7 +168,21 @@ typedef struct be_essence2_engine *be_essence2_handle;
 int32_t be_essence2_set_api_secret(const char *secret);
 
 /**
- * Copies the sentence behind the latest refusal (-3) of this process.
+ * Sets the metering service used by sessions created after this call (engines already created keep theirs).
+ * Since 1.2 (#if ESSENCE2_VERSION_AT_LEAST(1, 2, 0)).
+ * @param url NUL-terminated base URL, copied, for example "https://metering.example.com" or
+ *            "http://127.0.0.1:8787" (http:// or https://, no spaces); NULL goes back to the environment
+ *            (ESSENCE2_SERVICE_URL, else ESSENCE2_METERING_URL); "" means no service: sessions run unmetered
+ *            whatever the environment says.
+ * @return 0; -1 when url is not an http:// or https:// URL (nothing changes).
+ * Reason: set on -1, cleared on 0.
+ * Thread safety: safe from any thread.
+ */
+int32_t be_essence2_set_service_url(const char *url);
+
+/**
+ * Copies the sentence behind the latest refusal (-3) of this process: create's, or a frame's (pull_frame,
+ * idle_frame).
  * @param out      destination, may be NULL when capacity is 0; receives a NUL-terminated, truncated copy.
  * @param capacity size of out in bytes.
  * @return the full length of the sentence in bytes (without NUL), 0 when nothing was refused, -1 when
@@ -179,8 +218,13 @@ int32_t be_essence2_last_error(char *out, int32_t capacity);
  * @return 0; -1 bad argument (NULL imx_path or out, chunk out of range, motion_dir not a directory);
  *         -2 the file could not be opened or is not a valid avatar (missing, truncated, corrupt, failed
  *         checksum, unsupported version, absurd size; be_essence2_last_error() gives the reason);
- *         -3 refused by the credential check (be_essence2_last_refusal() gives the reason).
+ *         -3 refused by the credential check (be_essence2_last_refusal() gives the reason): no API secret,
+ *         secret rejected, account not entitled to the avatar (AGENT_NOT_ENTITLED), metering service
+ *         unreachable or not answering within ESSENCE2_SERVICE_TIMEOUT_MS, libcurl missing. Only with a
+ *         metering service configured (see Credentials).
  * Reason: set on every failure (for -3 the refusal sentence), cleared on success.
+ * Blocking: with a metering service configured, waits for its first answer (at most
+ *         ESSENCE2_SERVICE_TIMEOUT_MS, default 5000 ms); without one, never.
  * Ownership: the caller owns the handle and releases it with be_essence2_destroy().
  * Thread safety: safe from any thread.
  */
@@ -198,7 +242,8 @@ int32_t be_essence2_is_ready(be_essence2_handle h);
 
 /**
  * Releases one engine. Queued audio and frames are dropped; the background thread finishes its current
- * frame and exits by itself (this call does not wait for it).
+ * frame and exits by itself (this call does not wait for it). With a metering service configured, the
+ * session's final report is sent and waited for at most 2 s.
  * @param h handle from be_essence2_create(); NULL is a no-op.
  * @return 0; -1 for an unknown (or already destroyed) handle.
  * Reason: set on -1, cleared otherwise (also for NULL).
@@ -208,7 +253,7 @@ int32_t be_essence2_destroy(be_essence2_handle h);
 
 /**
  * Stops every live engine of the process and waits, at most timeout_ms milliseconds in all, for their
- * background threads to finish. Stopped engines return no more frames (pull_frame and idle_frame return
+ * background threads to finish (and, with a metering service, for their sessions' final reports). Stopped engines return no more frames (pull_frame and idle_frame return
  * 0); their handles must still be destroyed. Call it at process exit, or before unloading the library.
  * @param timeout_ms upper bound of the wait in milliseconds; values < 0 count as 0.
  * @return the number of engines stopped by this call.
@@ -260,7 +305,10 @@ int32_t be_essence2_frames_available(be_essence2_handle h);
  * @param capacity size of out in bytes, at least width*height*3.
  * @return the number of bytes written; 0 when no frame is due yet (keep showing the current one);
  *         -1 bad argument (unknown handle, NULL out, capacity smaller than a frame);
- *         -3 the session is refused (destroy the engine).
+ *         -3 the session refuses frames (only with a metering service configured; be_essence2_last_refusal()
+ *         and be_essence2_last_error() give the reason): the service has been unreachable for 5 minutes of
+ *         rendered video (frames resume once it answers: keep calling), or it rejected the secret
+ *         mid-session (final: destroy the engine).
  * Reason: set on -1 and -3, cleared otherwise (0 is not a failure).
  */
 BE_ESSENCE2_WARN_UNUSED_RESULT

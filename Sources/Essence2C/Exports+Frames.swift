@@ -64,6 +64,8 @@ private func pull(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ ca
     case .bufferTooSmall:
         return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes "
             + "(width * height * 3 of the current mode; be_essence2_get_info gives the size)")
+    case .refused(let reason):
+        return fail(ResultCode.refused, reason)
     }
 }
 

@@ -14,6 +14,14 @@ public func be_essence2_set_api_secret(_ secret: UnsafePointer<CChar>?) -> Int32
     return succeed(ResultCode.ok)
 }
 
+@_cdecl("be_essence2_set_service_url")
+public func be_essence2_set_service_url(_ url: UnsafePointer<CChar>?) -> Int32 {
+    if let problem = Credentials.setServiceURL(url.map { String(cString: $0) }) {
+        return fail(ResultCode.argument, problem)
+    }
+    return succeed(ResultCode.ok)
+}
+
 @_cdecl("be_essence2_last_refusal")
 public func be_essence2_last_refusal(_ out: UnsafeMutablePointer<CChar>?, _ capacity: Int32) -> Int32 {
     guard capacity >= 0, out != nil || capacity == 0 else {
@@ -51,10 +59,19 @@ public func be_essence2_create(
     } catch {
         return fail(ResultCode.avatar, error.description)
     }
-    if let refusal = Credentials.admitSession() {
-        return fail(ResultCode.refused, refusal)
+    var session: MeteredSession?
+    switch SessionGate.begin(avatarPath: String(cString: path)) {
+    case .unmetered:
+        break
+    case .refused(let reason):
+        return fail(ResultCode.refused, reason)
+    case .checking(let checking):
+        switch SessionGate.wait(checking) {
+        case .success(let accepted): session = accepted
+        case .failure(let refusal): return fail(ResultCode.refused, refusal.reason)
+        }
     }
-    out.pointee = HandleRegistry.register(Engine(avatar: avatar))
+    out.pointee = HandleRegistry.register(Engine(avatar: avatar, session: session))
     return succeed(ResultCode.ok)
 }
 
@@ -69,6 +86,8 @@ public func be_essence2_destroy(_ h: OpaquePointer?) -> Int32 {
     guard h != nil else { return succeed(ResultCode.ok) }
     guard let engine = HandleRegistry.unregister(h) else { return fail(ResultCode.argument, unknownHandle) }
     engine.stop()
+    // A metered session's final report, waited for at most 2 s (at once when unmetered).
+    engine.endSession(waitUntil: SystemClock().nanoseconds() + finalReportWait)
     return succeed(ResultCode.ok)
 }
 
@@ -78,7 +97,10 @@ public func be_essence2_quiesce_all(_ timeoutMs: Int32) -> Int32 {
     var stopped: Int32 = 0
     for engine in engines where engine.stop() { stopped += 1 }
     let deadline = SystemClock().nanoseconds() + Int64(max(timeoutMs, 0)) * 1_000_000
+    // Metered sessions send their final reports meanwhile, all at once, within the same bound.
+    for engine in engines { engine.endSession(waitUntil: nil) }
     for engine in engines { _ = engine.waitUntilStopped(deadline: deadline) }
+    for engine in engines { engine.endSession(waitUntil: deadline) }
     return succeed(stopped)
 }
 
@@ -100,12 +122,16 @@ public func be_essence2_strerror(_ code: Int32) -> UnsafePointer<CChar> {
         return staticCString("bad argument (NULL pointer, unknown handle, short buffer or value out of range); for be_essence2_render_status: rendering failed")
     case ResultCode.avatar:
         return staticCString("avatar file missing or invalid (create), audio ring full or engine stopped (push_audio), or unknown mode, pacing or model (set_*)")
-    case ResultCode.refused: return staticCString("session refused by the credential check")
+    case ResultCode.refused:
+        return staticCString("session refused by the credential check or the metering service (be_essence2_last_refusal gives the reason)")
     case ResultCode.statusArgument:
         return staticCString("bad argument to be_essence2_render_status (unknown handle or reason buffer)")
     default: return staticCString("unknown error")
     }
 }
+
+/// How long destroy waits for a metered session's final report: 2 s, in ns.
+let finalReportWait: Int64 = 2_000_000_000
 
 /// A static string literal as a C string (literals are NUL-terminated and live as long as the library).
 func staticCString(_ text: StaticString) -> UnsafePointer<CChar> {

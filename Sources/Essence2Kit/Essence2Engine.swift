@@ -35,6 +35,7 @@ public final class Essence2Engine: Sendable {
     deinit {
         EngineRegistry.shared.remove(registration)
         engine.stop()
+        engine.endSession(waitUntil: nil)
         let continuations = state.withLock { $0.closeAll() }
         continuations.finish()
     }
@@ -73,10 +74,9 @@ public final class Essence2Engine: Sendable {
             }
             throw .identityUnreadable(reason: error.description)
         }
-        if let refusal = Credentials.admitSession() {
-            throw .meteringRefused(reason: refusal)
-        }
-        let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock, startRendering: startRendering), clock: clock)
+        let session = try await admit(avatarPath: path)
+        let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock, startRendering: startRendering,
+                                                 session: session), clock: clock)
         let deadline = clock.nanoseconds() + Int64(max(0, min(readyTimeout, 1e6)) * 1e9)
         while !made.engine.isReady {
             if clock.nanoseconds() >= deadline || Task.isCancelled {
@@ -86,6 +86,34 @@ public final class Essence2Engine: Sendable {
             await clock.sleep(until: clock.nanoseconds() + Self.pollInterval)
         }
         return made
+    }
+
+    /// The session check (docs/sessions.md): nil when no service is configured (unmetered), else the accepted
+    /// session. Waits without blocking a thread, at most the start timeout.
+    private static func admit(avatarPath path: String) async throws(Essence2KitError) -> MeteredSession? {
+        switch SessionGate.begin(avatarPath: path) {
+        case .unmetered:
+            return nil
+        case .refused(let reason):
+            throw .meteringRefused(reason: reason)
+        case .checking(let session):
+            let deadline = SystemClock().nanoseconds() + Int64(Credentials.startTimeoutMilliseconds() + 250) * 1_000_000
+            var start = session.start
+            while start == .pending && SystemClock().nanoseconds() < deadline && !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 2_000_000)
+                start = session.start
+            }
+            if start == .pending { start = session.giveUpStart() }
+            switch start {
+            case .accepted:
+                return session
+            case .refused(let reason):
+                Credentials.recordRefusal(reason)
+                throw .meteringRefused(reason: reason)
+            case .pending:
+                throw .meteringRefused(reason: "the metering service did not answer")
+            }
+        }
     }
 
     /// How often the `async` calls look for a due frame while they wait.
@@ -113,9 +141,10 @@ public final class Essence2Engine: Sendable {
         state.withLock { $0.feed.sampleCount } + engine.bufferedSamples
     }
 
-    /// Why the session was refused after it started; nil while it runs (this version meters nothing once a
-    /// session has started).
-    public var meteringRefusal: String? { nil }
+    /// Why the metering service's session refuses frames now (docs/sessions.md: the service unreachable for 5
+    /// minutes of rendered video, or the secret rejected mid-session, which is final); nil while frames flow,
+    /// and always when no service is configured. While it is set, no frames come (`pullFrame` gives nil).
+    public var meteringRefusal: String? { engine.sessionRefusal }
 
     /// Why rendering failed, when it did (the engine keeps handing out the frames it can); nil while healthy.
     public var runtimeFailure: String? {
@@ -134,6 +163,14 @@ public final class Essence2Engine: Sendable {
     /// Stops the engine: no more frames, every stream finishes. Idempotent.
     public func shutdown() {
         engine.stop()
+        // A metered session's final report, waited for at most 2 s (at once when unmetered).
+        engine.endSession(waitUntil: SystemClock().nanoseconds() + 2_000_000_000)
+        let continuations = state.withLock { $0.closeAll() }
+        continuations.finish()
+    }
+
+    /// Finishes every stream (the engine already stopped).
+    private func close() {
         let continuations = state.withLock { $0.closeAll() }
         continuations.finish()
     }
@@ -146,10 +183,12 @@ public final class Essence2Engine: Sendable {
         var stopped = 0
         for engine in engines {
             if engine.engine.stop() { stopped += 1 }
-            engine.shutdown()
+            engine.engine.endSession(waitUntil: nil)
+            engine.close()
         }
         let deadline = SystemClock().nanoseconds() + Int64(max(timeoutMs, 0)) * 1_000_000
         for engine in engines { _ = engine.engine.waitUntilStopped(deadline: deadline) }
+        for engine in engines { engine.engine.endSession(waitUntil: deadline) }
         return stopped
     }
 }

@@ -204,17 +204,33 @@ void test_api_secret_set_and_clear_and_sessions_still_start(void) {
     CHECK_EQ("set_api_secret(NULL)", be_essence2_set_api_secret(NULL), 0);
 }
 
-void test_configured_metering_without_client_refuses_with_a_reason(void) {
-    /* this build has no metering client: a configured service must refuse sessions, not run unmetered */
-    char why[256] = "";
+void test_configured_service_refuses_without_secret_or_answer(void) {
+    /* a configured metering service checks every session (docs/sessions.md): no secret, or no answer (a closed
+       port on loopback: refused at once), is -3 with a reason; set_service_url("") turns it off again */
+    char why[512] = "";
     CHECK_EQ("last_refusal before any refusal", be_essence2_last_refusal(why, (int32_t)sizeof why), 0);
-    REQUIRE(setenv("ESSENCE2_METERING_URL", "https://metering.invalid/v1", 1) == 0, "setenv");
+    REQUIRE(setenv("ESSENCE2_METERING_URL", "http://127.0.0.1:9", 1) == 0, "setenv");
+    unsetenv("ESSENCE2_API_SECRET");
+    unsetenv("BITHUMAN_API_SECRET");
     be_essence2_handle h = (be_essence2_handle)(uintptr_t)0x1;
-    CHECK_EQ("create with a metering service configured", be_essence2_create(g_avatar, NULL, 0, &h), -3);
+    CHECK_EQ("create with a service and no secret", be_essence2_create(g_avatar, NULL, 0, &h), -3);
     CHECK(h == NULL, "refused create: expected *out == NULL");
     int32_t len = be_essence2_last_refusal(why, (int32_t)sizeof why);
-    CHECK(len > 0 && strstr(why, "metering") != NULL, "last_refusal: expected a sentence naming metering, got %d '%s'",
-          len, why);
+    CHECK(len > 0 && strstr(why, "no API secret") != NULL && strstr(why, "metering") != NULL,
+          "last_refusal: expected a sentence naming the missing secret, got %d '%s'", len, why);
+    CHECK_EQ("set_api_secret(\"test-secret\")", be_essence2_set_api_secret("test-secret"), 0);
+    h = NULL;
+    CHECK_EQ("create with a service that does not answer", be_essence2_create(g_avatar, NULL, 0, &h), -3);
+    len = be_essence2_last_refusal(why, (int32_t)sizeof why);
+    CHECK(len > 0 && (strstr(why, "unreachable") != NULL || strstr(why, "libcurl") != NULL),
+          "last_refusal: expected 'unreachable' (or libcurl missing), got %d '%s'", len, why);
+    CHECK_EQ("set_service_url(\"ftp://x\")", be_essence2_set_service_url("ftp://x"), -1);
+    CHECK_EQ("set_service_url(\"\") (no service)", be_essence2_set_service_url(""), 0);
+    h = NULL;
+    CHECK_EQ("create with the service turned off in code", be_essence2_create(g_avatar, NULL, 0, &h), 0);
+    if (h) be_essence2_destroy(h);
+    CHECK_EQ("set_service_url(NULL)", be_essence2_set_service_url(NULL), 0);
+    CHECK_EQ("set_api_secret(NULL)", be_essence2_set_api_secret(NULL), 0);
     REQUIRE(unsetenv("ESSENCE2_METERING_URL") == 0, "unsetenv");
     h = NULL;
     CHECK_EQ("create without a metering service", be_essence2_create(g_avatar, NULL, 0, &h), 0);

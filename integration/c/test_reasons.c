@@ -67,6 +67,8 @@ void test_every_function_sets_its_reason_on_failure_and_clears_it_on_success(voi
     /* Credentials */
     SUCCEEDS_AND_CLEARS(rc = be_essence2_set_api_secret("s3cret"), rc == 0);
     SUCCEEDS_AND_CLEARS(rc = be_essence2_set_api_secret(NULL), rc == 0);
+    FAILS_WITH_REASON(rc = be_essence2_set_service_url("not a url"), rc == -1);
+    SUCCEEDS_AND_CLEARS(rc = be_essence2_set_service_url(NULL), rc == 0);
     FAILS_WITH_REASON(rc = be_essence2_last_refusal(NULL, 5), rc == -1);
     SUCCEEDS_AND_CLEARS(rc = be_essence2_last_refusal(text, (int32_t)sizeof text), rc >= 0);
 

@@ -11,12 +11,17 @@ import Glibc
 /// the only one that blocks. The render thread ends after `stop()` (or when the engine is released).
 package final class Engine: Sendable {
     let core: EngineCore
+    /// The metered session frames are checked against and counted in; nil when unmetered (no service).
+    package let session: MeteredSession?
 
     /// Starts an engine for `avatar`; its render thread starts at once.
     /// - Parameter clock: time source for pacing; tests inject a `ManualClock`.
     /// An engine for `avatar`; its render thread starts now, unless `startRendering` is false (tests that need
     /// an engine that never becomes ready).
-    package init(avatar: Avatar, clock: any MonotonicClock = SystemClock(), startRendering: Bool = true) {
+    /// - Parameter session: the metered session (an accepted `SessionGate` check), nil to run unmetered.
+    package init(avatar: Avatar, clock: any MonotonicClock = SystemClock(), startRendering: Bool = true,
+                 session: MeteredSession? = nil) {
+        self.session = session
         // The lip-sync weights are decoded once per process (about 12 ms): here, not in the first reply.
         _ = ArticulationEnsemble.shipped
         core = EngineCore(avatar: avatar, clock: clock)
@@ -25,6 +30,7 @@ package final class Engine: Sendable {
 
     deinit {
         core.stop()
+        session?.finish(waitUntil: nil)
     }
 
     // MARK: Settings
@@ -111,6 +117,8 @@ package final class Engine: Sendable {
         case notDue
         /// The destination is smaller than one frame of the current mode.
         case bufferTooSmall
+        /// The session refuses frames (docs/sessions.md): the reason.
+        case refused(String)
     }
 
     /// A frame handed out, with what the caller may want to know about it (taken under the same lock).
@@ -131,21 +139,26 @@ package final class Engine: Sendable {
         case frame(TakenFrame)
         case notDue
         case bufferTooSmall
+        case refused(String)
     }
 
     /// Takes the next due frame (reply or idle, or only idle) into `out`, with its details.
     package func take(into out: UnsafeMutableRawBufferPointer, idleOnly: Bool = false) -> TakeOutcome {
-        core.take(into: out, idleOnly: idleOnly)
+        guard let session else { return core.take(into: out, idleOnly: idleOnly) }
+        if case .refused(let reason) = session.permission() { return .refused(reason) }
+        let outcome = core.take(into: out, idleOnly: idleOnly)
+        if case .frame(let frame) = outcome { session.delivered(frame.kind) }
+        return outcome
     }
 
     /// Takes the next due frame (reply or idle) into `out`.
     package func pull(into out: UnsafeMutableRawBufferPointer) -> PullResult {
-        Self.pullResult(core.take(into: out, idleOnly: false))
+        Self.pullResult(take(into: out, idleOnly: false))
     }
 
     /// Takes the next idle frame into `out`, under the same pacing.
     package func pullIdle(into out: UnsafeMutableRawBufferPointer) -> PullResult {
-        Self.pullResult(core.take(into: out, idleOnly: true))
+        Self.pullResult(take(into: out, idleOnly: true))
     }
 
     private static func pullResult(_ outcome: TakeOutcome) -> PullResult {
@@ -153,6 +166,7 @@ package final class Engine: Sendable {
         case .frame(let frame): return .frame(frame.kind, bytes: frame.bytes)
         case .notDue: return .notDue
         case .bufferTooSmall: return .bufferTooSmall
+        case .refused(let reason): return .refused(reason)
         }
     }
 
@@ -218,6 +232,15 @@ package final class Engine: Sendable {
     package func stop() -> Bool {
         core.stop()
     }
+
+    /// Ends the metered session (its final report), waiting for it at most until `deadline` (monotonic ns of
+    /// the system clock; nil: do not wait). Nothing to do when unmetered.
+    package func endSession(waitUntil deadline: Int64?) {
+        session?.finish(waitUntil: deadline)
+    }
+
+    /// Why the session refuses frames now; nil while it allows them (and always when unmetered).
+    package var sessionRefusal: String? { session?.refusal }
 
     /// Waits until the render thread has exited, at most until `deadline` (monotonic ns). True when it has.
     package func waitUntilStopped(deadline: Int64) -> Bool {

@@ -1,0 +1,111 @@
+/* e2_curl.c - see include/e2_curl.h. */
+#include "e2_curl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static e2_curl loaded;
+static int loaded_ok;
+static char load_error[256];
+
+static void load_once(void) {
+    memset(&loaded, 0, sizeof loaded);
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) library = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(load_error, sizeof load_error, "%s", dlerror());
+        return;
+    }
+#define E2_CURL_LOOKUP(name)                                                                           \
+    loaded.name = (__typeof__(name) *)dlsym(library, #name);                                          \
+    if (!loaded.name) {                                                                               \
+        snprintf(load_error, sizeof load_error, "libcurl.so.4 has no %s (too old)", #name);          \
+        return;                                                                                       \
+    }
+    E2_CURL_FUNCTIONS(E2_CURL_LOOKUP)
+#undef E2_CURL_LOOKUP
+    if (loaded.curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        snprintf(load_error, sizeof load_error, "curl_global_init failed");
+        return;
+    }
+    loaded_ok = 1;
+}
+
+const e2_curl *e2_curl_load(char *why, int length) {
+    pthread_once(&once, load_once);
+    if (loaded_ok) return &loaded;
+    if (why && length > 0) snprintf(why, (size_t)length, "%s", load_error);
+    return NULL;
+}
+
+enum { E2_CURL_BODY_LIMIT = 64 * 1024 };
+
+static size_t collect(char *data, size_t size, size_t count, void *user) {
+    e2_curl_response *response = user;
+    size_t bytes = size * count;
+    size_t keep = bytes;
+    if (response->length + keep > E2_CURL_BODY_LIMIT) keep = E2_CURL_BODY_LIMIT - response->length;
+    if (keep > 0) {
+        char *grown = realloc(response->body, response->length + keep + 1);
+        if (!grown) return 0;
+        response->body = grown;
+        memcpy(response->body + response->length, data, keep);
+        response->length += keep;
+        response->body[response->length] = '\0';
+    }
+    return bytes;
+}
+
+int e2_curl_post(const e2_curl *api, const char *url, const char *bearer, const char *body, long connect_ms,
+                 long total_ms, e2_curl_response *response, char *why, int length) {
+    memset(response, 0, sizeof *response);
+    CURL *curl = api->curl_easy_init();
+    if (!curl) {
+        if (why && length > 0) snprintf(why, (size_t)length, "curl_easy_init failed");
+        return 0;
+    }
+    struct curl_slist *headers = NULL;
+    headers = api->curl_slist_append(headers, "Content-Type: application/json");
+    headers = api->curl_slist_append(headers, "Accept: application/json");
+    char authorization[1024];
+    if (bearer) {
+        snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", bearer);
+        headers = api->curl_slist_append(headers, authorization);
+    }
+    api->curl_easy_setopt(curl, CURLOPT_URL, url);
+    api->curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    api->curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    api->curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+    api->curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+    api->curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, total_ms);
+    api->curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    api->curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    api->curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    api->curl_easy_setopt(curl, CURLOPT_WRITEDATA, response);
+    CURLcode code = api->curl_easy_perform(curl);
+    int answered = 0;
+    if (code == CURLE_OK) {
+        api->curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+        answered = 1;
+    } else if (why && length > 0) {
+        snprintf(why, (size_t)length, "%s", api->curl_easy_strerror(code));
+    }
+    api->curl_slist_free_all(headers);
+    api->curl_easy_cleanup(curl);
+    if (!answered) {
+        free(response->body);
+        response->body = NULL;
+        response->length = 0;
+    }
+    return answered;
+}
+
+void e2_curl_response_free(e2_curl_response *response) {
+    free(response->body);
+    response->body = NULL;
+    response->length = 0;
+}

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a new engine's session starts (shared by `be_essence2_create` and `Essence2Engine.create`).
+package enum SessionGate {
+    /// The outcome of `begin`.
+    package enum Admission: Sendable {
+        /// No service configured: the engine runs unmetered (nothing was sent, libcurl was not loaded).
+        case unmetered
+        /// Refused before or without asking the service (no secret, no libcurl, unreadable file).
+        case refused(reason: String)
+        /// The first check is on its way: wait for `session.start` (`waitForStart`).
+        case checking(MeteredSession)
+    }
+
+    /// The client name sent with a session: "essence2/MAJOR.MINOR.PATCH".
+    package static var client: String { "essence2/\(LibraryVersion.string)" }
+
+    /// Starts the session check for the avatar file at `path` (already read and valid). Records a refusal.
+    package static func begin(avatarPath path: String, clock: any MonotonicClock = SystemClock()) -> Admission {
+        guard let service = Credentials.serviceURL() else { return .unmetered }
+        let admission = check(service: service, avatarPath: path, clock: clock)
+        if case .refused(let reason) = admission { Credentials.recordRefusal(reason) }
+        return admission
+    }
+
+    private static func check(service: String, avatarPath path: String, clock: any MonotonicClock) -> Admission {
+        guard Credentials.isServiceURL(service) else {
+            return .refused(reason: "the metering service URL '\(service)' (ESSENCE2_SERVICE_URL) must start with "
+                            + "http:// or https://")
+        }
+        guard let secret = Credentials.resolvedSecret() else {
+            let meter = SessionMeter(service: service, hasSecret: false, now: clock.nanoseconds())
+            if case .refused(let reason) = meter.start { return .refused(reason: reason) }
+            return .refused(reason: "no API secret")
+        }
+        guard !secret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return .refused(reason: "the API secret contains control characters (a line break?); set it again")
+        }
+        guard let digest = fileDigest(path) else {
+            return .refused(reason: "could not read '\(path)' to name the avatar to the metering service")
+        }
+        let transport: CurlTransport
+        switch CurlTransport.make(baseURL: service) {
+        case .success(let made): transport = made
+        case .failure(let failure): return .refused(reason: failure.reason)
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let body = ServiceMessages.openBody(avatarSHA256: digest, avatarName: name, installID: InstallIdentity.current(),
+                                            client: client)
+        let session = MeteredSession(meter: SessionMeter(service: service, hasSecret: true, now: clock.nanoseconds()),
+                                     transport: transport, secret: secret, openBody: body,
+                                     startTimeoutMs: Credentials.startTimeoutMilliseconds(), clock: clock)
+        guard session.startThread() else {
+            return .refused(reason: "could not start the metering thread (pthread_create failed)")
+        }
+        return .checking(session)
+    }
+
+    /// Waits for the first check (blocking, bounded by the start timeout): the session when accepted, else the
+    /// refusal (recorded).
+    package static func wait(_ session: MeteredSession) -> Result<MeteredSession, SessionRefusal> {
+        switch session.waitForStart() {
+        case .accepted:
+            return .success(session)
+        case .refused(let reason):
+            Credentials.recordRefusal(reason)
+            return .failure(SessionRefusal(reason: reason))
+        case .pending:
+            return .failure(SessionRefusal(reason: "the metering service did not answer"))
+        }
+    }
+
+    /// The SHA-256 of the file at `path`, lowercase hex; nil when it cannot be read.
+    package static func fileDigest(_ path: String) -> String? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if got > 0 { bytes.append(contentsOf: chunk[0..<got]) }
+            if got < chunk.count { break }
+        }
+        guard ferror(file) == 0 else { return nil }
+        return SHA256.hex(bytes.withUnsafeBytes { SHA256.hash($0) })
+    }
+}

@@ -1,0 +1,4 @@
+/// Why a session was refused.
+package struct SessionRefusal: Error, Sendable, Equatable {
+    package let reason: String
+}
