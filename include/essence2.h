@@ -60,7 +60,8 @@
 /* ---- Version ---------------------------------------------------------------------------------------- */
 #define ESSENCE2_VERSION_MAJOR 1 /**< incompatible ABI changes (a new SONAME) */
 #define ESSENCE2_VERSION_MINOR 2 /**< functions and codes added, compatible (1.1: frame_fd, reply_counts, version_number;
-                                      1.2: set_service_url, metered sessions: see Credentials) */
+                                      1.2: set_service_url, metered sessions: see Credentials;
+                                      download_avatar: see Downloads) */
 #define ESSENCE2_VERSION_PATCH 0 /**< fixes */
 /** One number for a version: major * 1000000 + minor * 1000 + patch. */
 #define ESSENCE2_VERSION_NUMBER(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))
@@ -204,6 +205,45 @@ int32_t be_essence2_last_refusal(char *out, int32_t capacity);
  * Thread safety: the reason is per thread.
  */
 int32_t be_essence2_last_error(char *out, int32_t capacity);
+
+/* ---- Downloads -------------------------------------------------------------------------------------- */
+/*
+ * Avatars by agent code from the configured service (see Credentials; docs/sessions.md, Downloads), with the
+ * API secret: GET /v1/avatars/{code} (the metadata: sha256, size, format_version), then, when that sha256 is
+ * not cached, GET /v1/avatars/{code}/file, whose SHA-256 and size must be the metadata's (otherwise nothing
+ * is written). Files are cached, content-addressed, as <directory>/<sha256>.imx (default directory
+ * $XDG_CACHE_HOME/essence2/avatars, else ~/.cache/essence2/avatars), each written atomically (a temporary file
+ * renamed into place). The cache's index records, per service and code, the sha256 cached last and the
+ * SHA-256 of each secret the service allowed to open it (never the secret).
+ *
+ * A copy cached for the code that this secret was allowed to open before is returned at once, and the
+ * service is asked again on a background thread: a newer version is downloaded for the next call, and a
+ * refusal (401, 403) forgets this secret's permission, so the next call is refused. Without an answer
+ * (offline, timeout, 5xx) the call succeeds only with such a copy. Limits: 10 s for the metadata, 600 s and
+ * 512 MiB for the file.
+ */
+
+/**
+ * Downloads (or finds in the cache) the avatar `agent_code` and copies the path of its .imx file.
+ * Since 1.2 (#if ESSENCE2_VERSION_AT_LEAST(1, 2, 0)).
+ * @param agent_code NUL-terminated code of the avatar at the service (not empty).
+ * @param directory  NUL-terminated cache directory (created if needed), or NULL for the default.
+ * @param path_out   destination, may be NULL when capacity is 0; receives a NUL-terminated, truncated copy of
+ *                   the path (a return value >= capacity means it was truncated: call again, larger).
+ * @param capacity   size of path_out in bytes.
+ * @return the full length of the path in bytes (without NUL), > 0;
+ *         -1 agent_code NULL or empty, path_out NULL with capacity > 0, or capacity < 0;
+ *         -2 no service configured, the service unreachable with no copy cached for this secret, no such
+ *            avatar (404), a file whose sha256 or size is not the metadata's (nothing written), the avatar's
+ *            format_version newer than this library reads ("outdated"), or the cache not writable;
+ *         -3 no API secret, or the service refused this secret for this avatar (401 INVALID_SECRET,
+ *            403 AGENT_NOT_ENTITLED), even when a copy is cached; be_essence2_last_refusal() gives the reason.
+ * Reason: set on a negative return (the sentence, for -3 too), cleared otherwise.
+ * Thread safety: safe from any thread; blocks for the network (up to the limits above) unless a copy is
+ * cached. libcurl is loaded on the first call.
+ */
+int32_t be_essence2_download_avatar(const char *agent_code, const char *directory, char *path_out,
+                                    int32_t capacity);
 
 /* ---- Lifecycle -------------------------------------------------------------------------------------- */
 

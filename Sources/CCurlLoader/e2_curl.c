@@ -104,6 +104,82 @@ int e2_curl_post(const e2_curl *api, const char *url, const char *bearer, const 
     return answered;
 }
 
+/* A body kept whole up to a limit; a longer one stops the transfer (CURLE_WRITE_ERROR). */
+typedef struct e2_curl_bounded {
+    e2_curl_response *response;
+    size_t limit;
+    size_t capacity;
+    int over;
+} e2_curl_bounded;
+
+static size_t collect_bounded(char *data, size_t size, size_t count, void *user) {
+    e2_curl_bounded *bounded = user;
+    e2_curl_response *response = bounded->response;
+    size_t bytes = size * count;
+    if (bytes > bounded->limit - response->length) {
+        bounded->over = 1;
+        return 0;
+    }
+    if (response->length + bytes + 1 > bounded->capacity) {
+        size_t wanted = bounded->capacity ? bounded->capacity : 64 * 1024;
+        while (wanted < response->length + bytes + 1) wanted *= 2;
+        char *grown = realloc(response->body, wanted);
+        if (!grown) return 0;
+        response->body = grown;
+        bounded->capacity = wanted;
+    }
+    memcpy(response->body + response->length, data, bytes);
+    response->length += bytes;
+    response->body[response->length] = '\0';
+    return bytes;
+}
+
+int e2_curl_get(const e2_curl *api, const char *url, const char *bearer, long connect_ms, long total_ms,
+                size_t limit, e2_curl_response *response, char *why, int length) {
+    memset(response, 0, sizeof *response);
+    CURL *curl = api->curl_easy_init();
+    if (!curl) {
+        if (why && length > 0) snprintf(why, (size_t)length, "curl_easy_init failed");
+        return 0;
+    }
+    struct curl_slist *headers = NULL;
+    char authorization[1024];
+    if (bearer) {
+        snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", bearer);
+        headers = api->curl_slist_append(headers, authorization);
+    }
+    e2_curl_bounded bounded = {response, limit, 0, 0};
+    api->curl_easy_setopt(curl, CURLOPT_URL, url);
+    api->curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    api->curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    api->curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+    api->curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, total_ms);
+    api->curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    api->curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    api->curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect_bounded);
+    api->curl_easy_setopt(curl, CURLOPT_WRITEDATA, &bounded);
+    CURLcode code = api->curl_easy_perform(curl);
+    int answered = 0;
+    if (code == CURLE_OK) {
+        api->curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+        answered = 1;
+    } else if (why && length > 0) {
+        if (bounded.over) {
+            snprintf(why, (size_t)length, "the answer is larger than %zu bytes", limit);
+        } else {
+            snprintf(why, (size_t)length, "%s", api->curl_easy_strerror(code));
+        }
+    }
+    if (headers) api->curl_slist_free_all(headers);
+    api->curl_easy_cleanup(curl);
+    if (!answered) {
+        free(response->body);
+        response->body = NULL;
+        response->length = 0;
+    }
+    return answered;
+}
+
 void e2_curl_response_free(e2_curl_response *response) {
     free(response->body);
     response->body = NULL;

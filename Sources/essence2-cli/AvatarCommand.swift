@@ -5,7 +5,7 @@ import FoundationEssentials
 /// `essence2 avatar build …` and `essence2 avatar inspect …`. `run` takes the arguments after "avatar",
 /// prints results to stdout and usage or errors to stderr, and returns the exit status (as `ExitStatus`):
 /// 0 success, 1 build failure (bad portrait or JSON, cannot write), 2 usage error, 4 `inspect` found the
-/// file missing or invalid.
+/// file missing or invalid; `get` has its own (AvatarCommand+Get.swift).
 enum AvatarCommand {
     static let usage = """
         usage: essence2 avatar build PORTRAIT -o AVATAR.imx [--size WIDTHxHEIGHT [--fit]] [--face N]
@@ -16,6 +16,7 @@ enum AvatarCommand {
                essence2 avatar inspect AVATAR.imx
                essence2 avatar poses [AVATAR] --frames DIR [--region full|face|mouth] [--idle SECONDS]
                                      [--seed N]
+               essence2 avatar get CODE [--cache DIR]
 
           build    makes an .imx avatar from a JPEG or PNG portrait of 64x64 pixels or more (a JPEG's
                    EXIF orientation is applied). The face and its 468 Face Mesh landmarks are found in the
@@ -35,6 +36,14 @@ enum AvatarCommand {
                    face keeps the head box, mouth a box 1.6 times the mouth's width around it.
           inspect  prints the header, sections (sizes, sha256 ok/FAIL), manifest and content of a file and
                    exits 0 when it is valid, 4 when it is missing or invalid.
+          get      downloads the avatar CODE from the service ($ESSENCE2_SERVICE_URL) with the API secret
+                   ($ESSENCE2_API_SECRET), or finds it in the cache (--cache DIR, default
+                   $XDG_CACHE_HOME/essence2/avatars), and prints the path of its .imx file. The service is
+                   asked first; without an answer, a copy this secret was allowed to open before is used.
+                   Exits 0 with the path, 1 when the service cannot be reached and nothing is cached for
+                   this secret, has no such avatar or the cache cannot be written, 4 when the file sent
+                   is not the one described (sha256; nothing written) or is of a newer .imx format than
+                   this essence2 reads, 6 when the service refuses the secret (401, 403) or none is set.
 
           Models are looked for in --models DIR, $ESSENCE2_MODELS, ./models, models/ beside the command's
           directory, and PREFIX/share/essence2/models; each is checked against its sha256.
@@ -52,6 +61,7 @@ enum AvatarCommand {
         case "inspect": return inspect(rest)
         case "detect": return detect(rest)
         case "poses": return poses(rest)
+        case "get": return get(rest)
         case "-h", "--help", "help":
             print(usage, terminator: "")
             return 0

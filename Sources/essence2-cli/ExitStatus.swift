@@ -12,4 +12,6 @@ enum ExitStatus {
     static let badAvatar: Int32 = 4
     /// `play`: no display, no sound device or no SDL2 to reach them.
     static let noDevice: Int32 = 5
+    /// `avatar get`: the service refused the API secret for that avatar (401, 403), or there is no secret.
+    static let refused: Int32 = 6
 }

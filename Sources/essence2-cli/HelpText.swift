@@ -24,7 +24,7 @@ enum HelpText {
       essence2 audio IN -o OUT.wav   convert any audio file to the engine's input (16 kHz mono 16-bit WAV)
       essence2 bench [--avatar A.imx] [--json]
                                  measure speed, memory and latency; prints one table
-      essence2 avatar build|detect|inspect ...
+      essence2 avatar build|detect|inspect|get ...
                                  make or examine .imx avatar files (essence2 avatar --help)
       essence2 --help | help COMMAND
       essence2 --version
@@ -35,7 +35,7 @@ enum HelpText {
 
     exit status: 0 success, 1 failure while working (encoding, writing, engine), 2 bad command line,
                  3 speech file missing, unreadable or empty, 4 avatar file missing or invalid,
-                 5 (play) no display, sound device or SDL2.
+                 5 (play) no display, sound device or SDL2, 6 (avatar get) refused by the service.
     """
 
     static let render = """

@@ -238,6 +238,38 @@ void test_configured_service_refuses_without_secret_or_answer(void) {
 done:;
 }
 
+void test_download_avatar_checks_arguments_and_says_why(void) {
+    /* be_essence2_download_avatar (1.2): bad arguments are -1; no service is -2, no secret -3, no answer and
+       nothing cached -2, each with its reason (integration/downloads/run.sh has the service's side) */
+    char path[256] = "";
+    char directory[] = "/tmp/essence2-abi-download-XXXXXX";
+    REQUIRE(mkdtemp(directory) != NULL, "mkdtemp");
+    CHECK_EQ("download_avatar(NULL code)", be_essence2_download_avatar(NULL, NULL, path, (int32_t)sizeof path), -1);
+    CHECK_EQ("download_avatar(\"\")", be_essence2_download_avatar("", NULL, path, (int32_t)sizeof path), -1);
+    CHECK_EQ("download_avatar(path_out NULL, capacity 8)", be_essence2_download_avatar("grace", directory, NULL, 8), -1);
+    CHECK_EQ("download_avatar(capacity -1)", be_essence2_download_avatar("grace", directory, path, -1), -1);
+    unsetenv("ESSENCE2_SERVICE_URL");
+    unsetenv("ESSENCE2_METERING_URL");
+    unsetenv("ESSENCE2_API_SECRET");
+    unsetenv("BITHUMAN_API_SECRET");
+    CHECK_EQ("download_avatar without a service", be_essence2_download_avatar("grace", directory, path, (int32_t)sizeof path), -2);
+    CHECK(strstr(last_error_text(), "no service") != NULL, "expected 'no service', got '%s'", last_error_text());
+    CHECK_EQ("set_service_url(closed port)", be_essence2_set_service_url("http://127.0.0.1:9"), 0);
+    CHECK_EQ("download_avatar without a secret", be_essence2_download_avatar("grace", directory, path, (int32_t)sizeof path), -3);
+    char why[512] = "";
+    be_essence2_last_refusal(why, (int32_t)sizeof why);
+    CHECK(strstr(why, "no API secret") != NULL, "last_refusal: expected 'no API secret', got '%s'", why);
+    CHECK_EQ("set_api_secret(\"test-secret\")", be_essence2_set_api_secret("test-secret"), 0);
+    CHECK_EQ("download_avatar, no answer, nothing cached",
+             be_essence2_download_avatar("grace", directory, path, (int32_t)sizeof path), -2);
+    CHECK(strstr(last_error_text(), "did not answer") != NULL || strstr(last_error_text(), "libcurl") != NULL,
+          "expected 'did not answer' (or libcurl missing), got '%s'", last_error_text());
+    CHECK_EQ("set_service_url(NULL)", be_essence2_set_service_url(NULL), 0);
+    CHECK_EQ("set_api_secret(NULL)", be_essence2_set_api_secret(NULL), 0);
+    rmdir(directory);
+done:;
+}
+
 void test_short_buffers_negative_counts_and_bad_modes_are_refused(void) {
     struct fixture f;
     int16_t *big = NULL;

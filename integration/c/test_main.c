@@ -33,6 +33,7 @@ static const struct test_case tests[] = {
     {"last_error_and_last_refusal_follow_their_contract", test_last_error_and_last_refusal_follow_their_contract, 20},
     {"api_secret_set_and_clear_and_sessions_still_start", test_api_secret_set_and_clear_and_sessions_still_start, 20},
     {"configured_service_refuses_without_secret_or_answer", test_configured_service_refuses_without_secret_or_answer, 20},
+    {"download_avatar_checks_arguments_and_says_why", test_download_avatar_checks_arguments_and_says_why, 20},
     {"short_buffers_negative_counts_and_bad_modes_are_refused", test_short_buffers_negative_counts_and_bad_modes_are_refused, 30},
     {"fresh_engine_reports_no_frame_yet_and_is_healthy", test_fresh_engine_reports_no_frame_yet_and_is_healthy, 30},
     {"idle_frames_keep_moving_between_replies", test_idle_frames_keep_moving_between_replies, 60},

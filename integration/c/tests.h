@@ -14,6 +14,7 @@ void test_create_rejects_bad_arguments_and_sets_out_to_null(void);
 void test_last_error_and_last_refusal_follow_their_contract(void);
 void test_api_secret_set_and_clear_and_sessions_still_start(void);
 void test_configured_service_refuses_without_secret_or_answer(void);
+void test_download_avatar_checks_arguments_and_says_why(void);
 void test_short_buffers_negative_counts_and_bad_modes_are_refused(void);
 void test_fresh_engine_reports_no_frame_yet_and_is_healthy(void);
 void test_idle_frames_keep_moving_between_replies(void);

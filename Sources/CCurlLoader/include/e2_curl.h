@@ -49,6 +49,15 @@ typedef struct e2_curl_response {
 int e2_curl_post(const e2_curl *api, const char *url, const char *bearer, const char *body, long connect_ms,
                  long total_ms, e2_curl_response *response, char *why, int length);
 
+/*
+ * GETs `url` with `Authorization: Bearer <bearer>` (none when bearer is NULL), with the same timeouts, TLS,
+ * proxy and signal rules as e2_curl_post. The body is kept in memory up to `limit` bytes: a longer body stops
+ * the transfer and the call fails ("larger than ..."). Returns 1 when an HTTP answer came (any status), else 0
+ * with the reason in why.
+ */
+int e2_curl_get(const e2_curl *api, const char *url, const char *bearer, long connect_ms, long total_ms,
+                size_t limit, e2_curl_response *response, char *why, int length);
+
 void e2_curl_response_free(e2_curl_response *response);
 
 #endif

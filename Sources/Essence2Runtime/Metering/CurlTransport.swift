@@ -3,7 +3,7 @@ import CCurlLoader
 /// `ServiceTransport` over libcurl, loaded at run time (`e2_curl_load`, only when a service is configured):
 /// TLS verified with the system's CA bundle, curl's proxy variables honoured, connect and total timeouts.
 /// `@unchecked Sendable`: the table of functions is filled once and never changes.
-package struct CurlTransport: ServiceTransport, @unchecked Sendable {
+package struct CurlTransport: ServiceTransport, DownloadTransport, @unchecked Sendable {
     /// The service's base URL.
     let baseURL: String
     private let api: UnsafePointer<e2_curl>
@@ -36,6 +36,23 @@ package struct CurlTransport: ServiceTransport, @unchecked Sendable {
         let total = max(timeoutMs, 1)
         let answered = e2_curl_post(api, baseURL + path, secret, body, min(Self.connectMilliseconds, total), total,
                                     &response, &why, Int32(why.count))
+        defer { e2_curl_response_free(&response) }
+        guard answered != 0 else {
+            return .failed(reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        }
+        var bytes: [UInt8] = []
+        if let data = response.body, response.length > 0 {
+            bytes = Array(UnsafeRawBufferPointer(start: data, count: response.length))
+        }
+        return .answered(status: Int(response.status), body: bytes)
+    }
+
+    package func get(path: String, secret: String, timeoutMs: Int, maxBytes: Int) -> ServiceAnswer {
+        var response = e2_curl_response()
+        var why = [CChar](repeating: 0, count: 512)
+        let total = max(timeoutMs, 1)
+        let answered = e2_curl_get(api, baseURL + path, secret, min(Self.connectMilliseconds, total), total,
+                                   max(maxBytes, 0), &response, &why, Int32(why.count))
         defer { e2_curl_response_free(&response) }
         guard answered != 0 else {
             return .failed(reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
