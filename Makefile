@@ -28,7 +28,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: gst test-gst test-service test-sessions sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -103,7 +103,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LI
 	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
 
 test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools test-python test-gst \
-      test-service test-sessions
+      test-service test-sessions test-downloads
 
 # The GStreamer element essence2avatar: build/gst/libgstessence2.so, linked to the build tree's library (and,
 # installed, to PREFIX/lib: the rpath covers both layouts). GST_PLUGIN_PATH=build/gst finds it.
@@ -134,6 +134,10 @@ test-service:
 # Sessions end to end: engines through the C interface against the reference service on loopback.
 test-sessions: build test-service
 	SERVICE_PYTHON=build/venv-service/bin/python integration/sessions/run.sh
+
+# Avatar downloads end to end: the library, Essence2Kit's C twin and `essence2 avatar get` against the service.
+test-downloads: build test-service
+	SERVICE_PYTHON=build/venv-service/bin/python integration/downloads/run.sh
 
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.

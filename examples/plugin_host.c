@@ -34,9 +34,11 @@
 /* Every function declared in essence2.h. */
 #define ESSENCE2_FUNCTIONS(X)          \
     X(be_essence2_set_api_secret)      \
+    X(be_essence2_set_service_url)     \
     X(be_essence2_last_refusal)        \
     X(be_essence2_last_error)          \
     X(be_essence2_create)              \
+    X(be_essence2_download_avatar)     \
     X(be_essence2_is_ready)            \
     X(be_essence2_destroy)             \
     X(be_essence2_quiesce_all)         \

@@ -11,7 +11,7 @@ revalidation, a secret not entitled is refused although the avatar is cached, of
 a newer format_version is refused, and the command's exit statuses (0, 1, 2, 4, 6).
 
 Environment: ESSENCE2_LIB (default build/lib/libessence2.so.1, else .build/debug/libessence2.so), ESSENCE2_CLI
-(default build/bin/essence2, else .build/debug/essence2-cli), SERVICE_PYTHON (default
+(default build/essence2, else .build/debug/essence2-cli), SERVICE_PYTHON (default
 build/venv-service/bin/python). Every wait is bounded; prints one line per check and ends with
 "downloads-tests: N passed, M failed"; exits 1 when anything failed.
 """
@@ -44,7 +44,7 @@ def first_existing(variable, *candidates):
 
 
 LIB = first_existing("ESSENCE2_LIB", "build/lib/libessence2.so.1", ".build/debug/libessence2.so")
-CLI = first_existing("ESSENCE2_CLI", "build/bin/essence2", ".build/debug/essence2-cli")
+CLI = first_existing("ESSENCE2_CLI", "build/essence2", ".build/debug/essence2-cli")
 PYTHON = first_existing("SERVICE_PYTHON", "build/venv-service/bin/python")
 GRACE = ROOT / "avatars/grace-hopper.imx"
 ASTRONAUT = ROOT / "avatars/astronaut.imx"

@@ -256,13 +256,62 @@ def make_service(workdir):
 
 # ---- the checks ------------------------------------------------------------------------------------------
 
+def open_sockets():
+    """The sockets this process has open now."""
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}").startswith("socket:")
+        except OSError:
+            pass
+    return count
+
+
+def no_service_child():
+    """Runs in a child process (in a network namespace with no network when unshare works): with no service
+    configured and a secret set, an engine renders; libcurl is never loaded and no socket is ever opened."""
+    for name in ("ESSENCE2_SERVICE_URL", "ESSENCE2_METERING_URL"):
+        os.environ.pop(name, None)
+    lib.be_essence2_set_api_secret(b"e2_any_secret_with_no_service")
+    sockets = 0
+    rc, h = create()
+    frames = 0
+    if rc == 0:
+        e = Engine(h)
+        for _ in range(100):
+            got, _why = e.pull(1, deadline_s=10)
+            frames += got
+            sockets = max(sockets, open_sockets())
+        e.destroy()
+    maps = Path("/proc/self/maps").read_text()
+    print(json.dumps({"rc": rc, "frames": frames, "sockets": sockets, "libcurl": "libcurl" in maps}), flush=True)
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["--no-service-child"]:
+        return no_service_child()
     workdir = tempfile.mkdtemp(prefix="essence2-sessions-")
     os.environ["XDG_STATE_HOME"] = workdir + "/state"
     for name in ("ESSENCE2_API_SECRET", "BITHUMAN_API_SECRET", "ESSENCE2_SERVICE_URL", "ESSENCE2_METERING_URL"):
         os.environ.pop(name, None)
     os.environ["ESSENCE2_SERVICE_TIMEOUT_MS"] = "5000"
     print(f"libessence2 {lib.be_essence2_version().decode()}", flush=True)
+
+    # no service configured: nothing changes, nothing leaves the machine
+    command = [sys.executable, __file__, "--no-service-child"]
+    isolated = subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode == 0
+    if isolated:
+        command = ["unshare", "-n"] + command
+    child = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    try:
+        report = json.loads(child.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        report = {}
+    check("no service configured: an engine renders 100 frames " + ("in a network namespace with no network"
+          if isolated else "(unshare -n not permitted: without isolation)") + ", never loads libcurl, opens no socket",
+          report.get("rc") == 0 and report.get("frames") == 100 and report.get("sockets") == 0
+          and report.get("libcurl") is False, f"{report} {child.stderr.strip()[-300:]}")
     service = make_service(workdir)
     service.setup()
     alice = service.account("alice")
@@ -409,6 +458,34 @@ def main():
         e.destroy()
     else:
         check("quiesce_all: create", False, text(lib.be_essence2_last_refusal))
+
+    # 60 s without frames taken: the session closes (billed to then); the next frame opens a new one
+    dora = None
+    try:
+        service.stop()
+        dora = service.account("dora")
+        service.start()
+        lib.be_essence2_set_service_url(service.url.encode())
+    except Exception as error:  # noqa: BLE001 - reported as a failed check
+        check("idle close: set up an account", False, str(error))
+    if dora is not None:
+        lib.be_essence2_set_api_secret(dora.encode())
+        rc, h = create()
+        if rc == 0:
+            e = Engine(h)
+            e.pull(75)
+            time.sleep(62)
+            rows_idle = service.sessions("dora")
+            got, why = e.pull(50, deadline_s=30)
+            time.sleep(1.5)
+            e.destroy()
+            rows = service.sessions("dora")
+            check("idle close: after 60 s without frames the session is closed and billed 3 s (75 frames)",
+                  len(rows_idle) == 1 and tuple(rows_idle[0][:4]) == (3, 0, 3, True), str(rows_idle))
+            check("idle close: the next frames open a new session (2 s for 50 frames)",
+                  got == 50 and len(rows) == 2 and tuple(rows[1][:4]) == (2, 0, 2, True), f"{got} {why} {rows}")
+        else:
+            check("idle close: create", False, text(lib.be_essence2_last_refusal))
 
     service.stop()
     print(f"sessions-tests: {passed} passed, {failed} failed", flush=True)

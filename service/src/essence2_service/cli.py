@@ -132,14 +132,14 @@ async def _run_server(db: Path, host: str, port: int, report_interval: int, acce
         except OSError as exc:
             print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
             return 1
-        bound_port = runner.addresses[0][1]
-        shown = f"[{host}]" if ":" in host else host
-        print(f"listening on http://{shown}:{bound_port}", flush=True)
-
+        # The handlers first: whoever reads the line below may signal at once.
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+        bound_port = runner.addresses[0][1]
+        shown = f"[{host}]" if ":" in host else host
+        print(f"listening on http://{shown}:{bound_port}", flush=True)
         await stop.wait()
         return 0
     finally:
