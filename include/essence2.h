@@ -347,8 +347,9 @@ int32_t be_essence2_frames_available(be_essence2_handle h);
  *         -1 bad argument (unknown handle, NULL out, capacity smaller than a frame);
  *         -3 the session refuses frames (only with a metering service configured; be_essence2_last_refusal()
  *         and be_essence2_last_error() give the reason): the service has been unreachable for 5 minutes of
- *         rendered video (frames resume once it answers: keep calling), or it rejected the secret
- *         mid-session (final: destroy the engine).
+ *         rendered video (frames resume once it answers: call again after a pause, a second say, since
+ *         be_essence2_frame_fd() stays readable meanwhile), or it rejected the secret mid-session (final:
+ *         destroy the engine).
  * Reason: set on -1 and -3, cleared otherwise (0 is not a failure).
  */
 BE_ESSENCE2_WARN_UNUSED_RESULT
