@@ -42,68 +42,6 @@ const e2_curl *e2_curl_load(char *why, int length) {
     return NULL;
 }
 
-enum { E2_CURL_BODY_LIMIT = 64 * 1024 };
-
-static size_t collect(char *data, size_t size, size_t count, void *user) {
-    e2_curl_response *response = user;
-    size_t bytes = size * count;
-    size_t keep = bytes;
-    if (response->length + keep > E2_CURL_BODY_LIMIT) keep = E2_CURL_BODY_LIMIT - response->length;
-    if (keep > 0) {
-        char *grown = realloc(response->body, response->length + keep + 1);
-        if (!grown) return 0;
-        response->body = grown;
-        memcpy(response->body + response->length, data, keep);
-        response->length += keep;
-        response->body[response->length] = '\0';
-    }
-    return bytes;
-}
-
-int e2_curl_post(const e2_curl *api, const char *url, const char *bearer, const char *body, long connect_ms,
-                 long total_ms, e2_curl_response *response, char *why, int length) {
-    memset(response, 0, sizeof *response);
-    CURL *curl = api->curl_easy_init();
-    if (!curl) {
-        if (why && length > 0) snprintf(why, (size_t)length, "curl_easy_init failed");
-        return 0;
-    }
-    struct curl_slist *headers = NULL;
-    headers = api->curl_slist_append(headers, "Content-Type: application/json");
-    headers = api->curl_slist_append(headers, "Accept: application/json");
-    char authorization[1024];
-    if (bearer) {
-        snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", bearer);
-        headers = api->curl_slist_append(headers, authorization);
-    }
-    api->curl_easy_setopt(curl, CURLOPT_URL, url);
-    api->curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    api->curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    api->curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-    api->curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-    api->curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, total_ms);
-    api->curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    api->curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    api->curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
-    api->curl_easy_setopt(curl, CURLOPT_WRITEDATA, response);
-    CURLcode code = api->curl_easy_perform(curl);
-    int answered = 0;
-    if (code == CURLE_OK) {
-        api->curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
-        answered = 1;
-    } else if (why && length > 0) {
-        snprintf(why, (size_t)length, "%s", api->curl_easy_strerror(code));
-    }
-    api->curl_slist_free_all(headers);
-    api->curl_easy_cleanup(curl);
-    if (!answered) {
-        free(response->body);
-        response->body = NULL;
-        response->length = 0;
-    }
-    return answered;
-}
-
 /* A body kept whole up to a limit; a longer one stops the transfer (CURLE_WRITE_ERROR). */
 typedef struct e2_curl_bounded {
     e2_curl_response *response;
@@ -134,8 +72,8 @@ static size_t collect_bounded(char *data, size_t size, size_t count, void *user)
     return bytes;
 }
 
-int e2_curl_get(const e2_curl *api, const char *url, const char *bearer, long connect_ms, long total_ms,
-                size_t limit, e2_curl_response *response, char *why, int length) {
+int e2_curl_request(const e2_curl *api, const char *url, const char *bearer, const char *body, long connect_ms,
+                    long total_ms, size_t limit, e2_curl_response *response, char *why, int length) {
     memset(response, 0, sizeof *response);
     CURL *curl = api->curl_easy_init();
     if (!curl) {
@@ -143,6 +81,8 @@ int e2_curl_get(const e2_curl *api, const char *url, const char *bearer, long co
         return 0;
     }
     struct curl_slist *headers = NULL;
+    if (body) headers = api->curl_slist_append(headers, "Content-Type: application/json");
+    headers = api->curl_slist_append(headers, "Accept: application/json, application/octet-stream");
     char authorization[1024];
     if (bearer) {
         snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", bearer);
@@ -151,7 +91,12 @@ int e2_curl_get(const e2_curl *api, const char *url, const char *bearer, long co
     e2_curl_bounded bounded = {response, limit, 0, 0};
     api->curl_easy_setopt(curl, CURLOPT_URL, url);
     api->curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    api->curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    if (body) {
+        api->curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+        api->curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+    } else {
+        api->curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    }
     api->curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
     api->curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, total_ms);
     api->curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
@@ -172,11 +117,7 @@ int e2_curl_get(const e2_curl *api, const char *url, const char *bearer, long co
     }
     if (headers) api->curl_slist_free_all(headers);
     api->curl_easy_cleanup(curl);
-    if (!answered) {
-        free(response->body);
-        response->body = NULL;
-        response->length = 0;
-    }
+    if (!answered) e2_curl_response_free(response);
     return answered;
 }
 

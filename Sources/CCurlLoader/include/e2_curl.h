@@ -2,7 +2,7 @@
  * e2_curl.h - libcurl, loaded at run time: libessence2 talks HTTP only when a metering service is configured
  * (docs/sessions.md), so the library does not link libcurl (it gains no link dependency, and no libcurl is
  * loaded when no service is configured). e2_curl_load() dlopens libcurl.so.4 once and fills a table of the
- * functions used, typed from curl's own declarations; e2_curl_post() makes one JSON POST with them (the
+ * functions used, typed from curl's own declarations; e2_curl_request() makes one POST or GET with them (the
  * variadic curl_easy_setopt stays on this side of the boundary).
  */
 #ifndef ESSENCE2_CURL_LOADER_H
@@ -40,23 +40,15 @@ typedef struct e2_curl_response {
 } e2_curl_response;
 
 /*
- * POSTs `body` (JSON) to `url` with `Authorization: Bearer <bearer>` (none when bearer is NULL), with the
- * connect and total timeouts in milliseconds. TLS is verified with the system's CA bundle (curl's default),
- * and curl's proxy variables (http_proxy, https_proxy, no_proxy) apply. No signals are used (safe on any
- * thread). Returns 1 when an HTTP answer came (any status), else 0 with curl's reason in why. The body is
- * kept up to 64 KiB.
+ * One request to `url` with `Authorization: Bearer <bearer>` (none when bearer is NULL): a POST of `body`
+ * (JSON) or, when body is NULL, a GET; with the connect and total timeouts in milliseconds. TLS is verified
+ * with the system's CA bundle (curl's default), and curl's proxy variables (http_proxy, https_proxy, no_proxy)
+ * apply. No signals are used (safe on any thread). The answer's body is kept in memory up to `limit` bytes: a
+ * longer one stops the transfer and the call fails ("larger than ..."). Returns 1 when an HTTP answer came (any
+ * status), else 0 with the reason in why.
  */
-int e2_curl_post(const e2_curl *api, const char *url, const char *bearer, const char *body, long connect_ms,
-                 long total_ms, e2_curl_response *response, char *why, int length);
-
-/*
- * GETs `url` with `Authorization: Bearer <bearer>` (none when bearer is NULL), with the same timeouts, TLS,
- * proxy and signal rules as e2_curl_post. The body is kept in memory up to `limit` bytes: a longer body stops
- * the transfer and the call fails ("larger than ..."). Returns 1 when an HTTP answer came (any status), else 0
- * with the reason in why.
- */
-int e2_curl_get(const e2_curl *api, const char *url, const char *bearer, long connect_ms, long total_ms,
-                size_t limit, e2_curl_response *response, char *why, int length);
+int e2_curl_request(const e2_curl *api, const char *url, const char *bearer, const char *body, long connect_ms,
+                    long total_ms, size_t limit, e2_curl_response *response, char *why, int length);
 
 void e2_curl_response_free(e2_curl_response *response);
 

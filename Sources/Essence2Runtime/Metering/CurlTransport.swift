@@ -30,29 +30,31 @@ package struct CurlTransport: ServiceTransport, DownloadTransport, @unchecked Se
         self.api = api
     }
 
+    /// Answers to reports and session checks are small; more than this is not the service.
+    static let postAnswerLimit = 64 * 1024
+
     package func post(path: String, body: String, secret: String, timeoutMs: Int) -> ServiceAnswer {
-        var response = e2_curl_response()
-        var why = [CChar](repeating: 0, count: 512)
-        let total = max(timeoutMs, 1)
-        let answered = e2_curl_post(api, baseURL + path, secret, body, min(Self.connectMilliseconds, total), total,
-                                    &response, &why, Int32(why.count))
-        defer { e2_curl_response_free(&response) }
-        guard answered != 0 else {
-            return .failed(reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        }
-        var bytes: [UInt8] = []
-        if let data = response.body, response.length > 0 {
-            bytes = Array(UnsafeRawBufferPointer(start: data, count: response.length))
-        }
-        return .answered(status: Int(response.status), body: bytes)
+        request(path: path, body: body, secret: secret, timeoutMs: timeoutMs, maxBytes: Self.postAnswerLimit)
     }
 
     package func get(path: String, secret: String, timeoutMs: Int, maxBytes: Int) -> ServiceAnswer {
+        request(path: path, body: nil, secret: secret, timeoutMs: timeoutMs, maxBytes: maxBytes)
+    }
+
+    /// One POST (a body) or GET (none), the answer's body kept up to `maxBytes`.
+    private func request(path: String, body: String?, secret: String, timeoutMs: Int, maxBytes: Int) -> ServiceAnswer {
         var response = e2_curl_response()
         var why = [CChar](repeating: 0, count: 512)
         let total = max(timeoutMs, 1)
-        let answered = e2_curl_get(api, baseURL + path, secret, min(Self.connectMilliseconds, total), total,
-                                   max(maxBytes, 0), &response, &why, Int32(why.count))
+        let connect = min(Self.connectMilliseconds, total)
+        let answered: Int32
+        if let body {
+            answered = e2_curl_request(api, baseURL + path, secret, body, connect, total, max(maxBytes, 0), &response,
+                                       &why, Int32(why.count))
+        } else {
+            answered = e2_curl_request(api, baseURL + path, secret, nil, connect, total, max(maxBytes, 0), &response,
+                                       &why, Int32(why.count))
+        }
         defer { e2_curl_response_free(&response) }
         guard answered != 0 else {
             return .failed(reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
