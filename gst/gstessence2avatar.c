@@ -213,18 +213,20 @@ static void unschedule_locked(GstEssence2Avatar *self) {
   if (self->clock_id != NULL) gst_clock_id_unschedule(self->clock_id);
 }
 
-/* Queues end-of-stream for both pads (the video task pushes it on video); lock held. */
-static void queue_eos_locked(GstEssence2Avatar *self) {
-  self->eos_sent = TRUE;
-  g_queue_push_tail(&self->audio_out, gst_event_new_eos());
+/* Ends both streams, once: end-of-stream queued for the audio task and pushed on the video pad. `why` is
+ * GST_FLOW_OK for the normal end, else what upstream's chain returns from now on (the first one counts: an
+ * error, or GST_FLOW_EOS when downstream wants no more). Lock not held. */
+static void end_streams(GstEssence2Avatar *self, GstFlowReturn why) {
+  g_mutex_lock(&self->lock);
+  if (why != GST_FLOW_OK && self->flow == GST_FLOW_OK) self->flow = why;
+  gboolean sent = self->eos_sent;
+  if (!sent) {
+    self->eos_sent = TRUE;
+    g_queue_push_tail(&self->audio_out, gst_event_new_eos());
+  }
   g_cond_broadcast(&self->cond);
-}
-
-/* Posts a fatal flow error once and ends both streams; lock held. */
-static void fail_flow_locked(GstEssence2Avatar *self, GstFlowReturn ret) {
-  if (self->flow == GST_FLOW_OK) self->flow = ret;
-  if (ret == GST_FLOW_EOS || ret == GST_FLOW_FLUSHING) return;
-  if (!self->eos_sent) queue_eos_locked(self);
+  g_mutex_unlock(&self->lock);
+  if (!sent) gst_pad_push_event(self->videopad, gst_event_new_eos());
 }
 
 /* ---- the sink pad: audio into the engine ---------------------------------------------------------------- */
@@ -502,11 +504,7 @@ static void engine_failed(GstEssence2Avatar *self, const char *call, int32_t cod
                       ("%s returned %d", call, code));
   }
   g_free(reason);
-  g_mutex_lock(&self->lock);
-  gboolean sent = self->eos_sent;
-  fail_flow_locked(self, GST_FLOW_ERROR);
-  g_mutex_unlock(&self->lock);
-  if (!sent) gst_pad_push_event(self->videopad, gst_event_new_eos());
+  end_streams(self, GST_FLOW_ERROR);
 }
 
 /* Pulls one frame (live: an idle frame, or the last one again, when no frame is due) and pushes it with its
@@ -522,9 +520,7 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
   if (video == NULL || !gst_buffer_map(video, &map, GST_MAP_WRITE)) {
     if (video != NULL) gst_buffer_unref(video);
     GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT, ("Could not allocate a video frame"), (NULL));
-    g_mutex_lock(&self->lock);
-    fail_flow_locked(self, GST_FLOW_ERROR);
-    g_mutex_unlock(&self->lock);
+    end_streams(self, GST_FLOW_ERROR);
     return TRUE;
   }
   guint8 *dst = direct ? map.data : self->scratch;
@@ -570,11 +566,10 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
   /* After end-of-stream the reply is drained at its first idle frame: that frame is not shown. */
   if (self->got_eos && from_pull && kind == BE_ESSENCE2_FRAME_IDLE && self->fifo_r == self->fifo_w) {
     self->active = FALSE;
-    queue_eos_locked(self);
     g_mutex_unlock(&self->lock);
     gst_buffer_unref(video);
     gst_buffer_unref(audio);
-    gst_pad_push_event(self->videopad, gst_event_new_eos());
+    end_streams(self, GST_FLOW_OK);
     return TRUE;
   }
   GstMapInfo amap;
@@ -622,27 +617,11 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
   g_mutex_unlock(&self->lock);
 
   GstFlowReturn ret = gst_pad_push(self->videopad, video);
-  if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED) {
-    g_mutex_lock(&self->lock);
-    if (ret == GST_FLOW_EOS) {
-      /* Downstream wants no more video: end both streams. */
-      if (self->flow == GST_FLOW_OK) self->flow = GST_FLOW_EOS;
-      if (!self->eos_sent) queue_eos_locked(self);
-      g_mutex_unlock(&self->lock);
-      gst_pad_push_event(self->videopad, gst_event_new_eos());
-      return TRUE;
-    }
-    if (ret != GST_FLOW_FLUSHING) {
-      g_mutex_unlock(&self->lock);
-      GST_ELEMENT_FLOW_ERROR(self, ret);
-      g_mutex_lock(&self->lock);
-      gboolean sent = self->eos_sent;
-      fail_flow_locked(self, ret);
-      g_mutex_unlock(&self->lock);
-      if (!sent) gst_pad_push_event(self->videopad, gst_event_new_eos());
-      return TRUE;
-    }
-    g_mutex_unlock(&self->lock);
+  if (ret == GST_FLOW_EOS) {
+    end_streams(self, GST_FLOW_EOS); /* downstream wants no more video: end both streams */
+  } else if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED && ret != GST_FLOW_FLUSHING) {
+    GST_ELEMENT_FLOW_ERROR(self, ret);
+    end_streams(self, ret);
   }
   return TRUE;
 }
@@ -662,9 +641,8 @@ static void offline_step(GstEssence2Avatar *self) {
   gboolean want = self->fifo_w - self->fifo_r >= FRAME_SAMPLES || (self->got_eos && self->active);
   if (!want) {
     if (self->got_eos) {
-      queue_eos_locked(self);
       g_mutex_unlock(&self->lock);
-      gst_pad_push_event(self->videopad, gst_event_new_eos());
+      end_streams(self, GST_FLOW_OK);
       return;
     }
     g_cond_wait(&self->cond, &self->lock);
@@ -683,9 +661,8 @@ static void live_step(GstEssence2Avatar *self) {
     return;
   }
   if (self->got_eos && !self->active) {
-    queue_eos_locked(self);
     g_mutex_unlock(&self->lock);
-    gst_pad_push_event(self->videopad, gst_event_new_eos());
+    end_streams(self, GST_FLOW_OK);
     return;
   }
   GstClock *clock = gst_element_get_clock(GST_ELEMENT(self));
@@ -765,12 +742,7 @@ static void audio_loop(gpointer user) {
   GstFlowReturn ret = gst_pad_push(self->audiopad, GST_BUFFER_CAST(item));
   if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS) {
     GST_ELEMENT_FLOW_ERROR(self, ret);
-    g_mutex_lock(&self->lock);
-    gboolean sent = self->eos_sent;
-    fail_flow_locked(self, ret);
-    g_cond_broadcast(&self->cond);
-    g_mutex_unlock(&self->lock);
-    if (!sent) gst_pad_push_event(self->videopad, gst_event_new_eos());
+    end_streams(self, ret);
   }
 }
 
