@@ -53,14 +53,16 @@ public func be_essence2_create(
                 + "(pass NULL: this version needs no runtime files)")
         }
     }
+    let avatarPath = String(cString: path)
     let avatar: Avatar
+    let fileBytes: [UInt8]
     do {
-        avatar = try AvatarFile.read(path: String(cString: path))
+        (avatar, fileBytes) = try AvatarFile.readKeepingBytes(path: avatarPath)
     } catch {
         return fail(ResultCode.avatar, error.description)
     }
     var session: MeteredSession?
-    switch SessionGate.begin(avatarPath: String(cString: path)) {
+    switch SessionGate.begin(avatarPath: avatarPath, fileBytes: fileBytes) {
     case .unmetered:
         break
     case .refused(let reason):

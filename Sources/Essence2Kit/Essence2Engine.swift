@@ -66,15 +66,16 @@ public final class Essence2Engine: Sendable {
                                         + "needs no runtime files)")
         }
         let avatar: Avatar
+        let fileBytes: [UInt8]
         do {
-            avatar = try AvatarFile.read(path: path)
+            (avatar, fileBytes) = try AvatarFile.readKeepingBytes(path: path)
         } catch {
             if error.isOutdated {
                 throw .identityOutdated(path: path, agentCode: nil, reason: error.description)
             }
             throw .identityUnreadable(reason: error.description)
         }
-        let session = try await admit(avatarPath: path)
+        let session = try await admit(avatarPath: path, fileBytes: fileBytes)
         let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock, startRendering: startRendering,
                                                  session: session), clock: clock)
         let deadline = clock.nanoseconds() + Int64(max(0, min(readyTimeout, 1e6)) * 1e9)
@@ -90,8 +91,10 @@ public final class Essence2Engine: Sendable {
 
     /// The session check (docs/sessions.md): nil when no service is configured (unmetered), else the accepted
     /// session. Waits without blocking a thread, at most the start timeout.
-    private static func admit(avatarPath path: String) async throws(Essence2KitError) -> MeteredSession? {
-        switch SessionGate.begin(avatarPath: path) {
+    private static func admit(avatarPath path: String, fileBytes: [UInt8]) async throws(Essence2KitError)
+        -> MeteredSession?
+    {
+        switch SessionGate.begin(avatarPath: path, fileBytes: fileBytes) {
         case .unmetered:
             return nil
         case .refused(let reason):

@@ -111,7 +111,7 @@ import Glibc
         guard Credentials.environment("ESSENCE2_SERVICE_URL") == nil, Credentials.environment("ESSENCE2_METERING_URL") == nil
         else { return }
         #expect(Credentials.serviceURL() == nil)
-        if case .unmetered = SessionGate.begin(avatarPath: "/nonexistent.imx") {} else { Issue.record("expected unmetered") }
+        if case .unmetered = SessionGate.begin(avatarPath: "/nonexistent.imx", fileBytes: []) {} else { Issue.record("expected unmetered") }
         #expect(Credentials.setServiceURL("ftp://x") != nil)
         #expect(Credentials.serviceURL() == nil)
     }

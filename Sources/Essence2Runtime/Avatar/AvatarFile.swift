@@ -4,8 +4,14 @@
 package enum AvatarFile {
     /// Reads and fully validates the avatar file at `path`.
     package static func read(path: String) throws(AvatarFileError) -> Avatar {
+        try readKeepingBytes(path: path).avatar
+    }
+
+    /// Reads and fully validates the avatar file at `path`, and hands back the file's bytes too (a metered
+    /// session names the avatar by their SHA-256, without reading the file again).
+    package static func readKeepingBytes(path: String) throws(AvatarFileError) -> (avatar: Avatar, bytes: [UInt8]) {
         let bytes = try BinaryFile.read(path: path, maxSize: AvatarFileFormat.maxFileSize)
-        return try read(bytes: bytes)
+        return (try read(bytes: bytes), bytes)
     }
 
     /// Decodes and fully validates an avatar file held in memory.

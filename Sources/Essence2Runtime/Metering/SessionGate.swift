@@ -17,15 +17,19 @@ package enum SessionGate {
     /// The client name sent with a session: "essence2/MAJOR.MINOR.PATCH".
     package static var client: String { "essence2/\(LibraryVersion.string)" }
 
-    /// Starts the session check for the avatar file at `path` (already read and valid). Records a refusal.
-    package static func begin(avatarPath path: String, clock: any MonotonicClock = SystemClock()) -> Admission {
+    /// Starts the session check for the avatar file at `path`, whose bytes (already read and valid) are
+    /// `fileBytes`: their SHA-256 names the avatar, computed only when a service is configured. Records a
+    /// refusal.
+    package static func begin(avatarPath path: String, fileBytes: [UInt8],
+                              clock: any MonotonicClock = SystemClock()) -> Admission {
         guard let service = Credentials.serviceURL() else { return .unmetered }
-        let admission = check(service: service, avatarPath: path, clock: clock)
+        let admission = check(service: service, avatarPath: path, fileBytes: fileBytes, clock: clock)
         if case .refused(let reason) = admission { Credentials.recordRefusal(reason) }
         return admission
     }
 
-    private static func check(service: String, avatarPath path: String, clock: any MonotonicClock) -> Admission {
+    private static func check(service: String, avatarPath path: String, fileBytes: [UInt8],
+                              clock: any MonotonicClock) -> Admission {
         guard Credentials.isServiceURL(service) else {
             return .refused(reason: "the metering service URL '\(service)' (ESSENCE2_SERVICE_URL) must start with "
                             + "http:// or https://")
@@ -38,9 +42,7 @@ package enum SessionGate {
         guard !secret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             return .refused(reason: "the API secret contains control characters (a line break?); set it again")
         }
-        guard let digest = fileDigest(path) else {
-            return .refused(reason: "could not read '\(path)' to name the avatar to the metering service")
-        }
+        let digest = SHA256.hex(SHA256.hash(fileBytes))
         let transport: CurlTransport
         switch CurlTransport.make(baseURL: service) {
         case .success(let made): transport = made
@@ -72,18 +74,4 @@ package enum SessionGate {
         }
     }
 
-    /// The SHA-256 of the file at `path`, lowercase hex; nil when it cannot be read.
-    package static func fileDigest(_ path: String) -> String? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if got > 0 { bytes.append(contentsOf: chunk[0..<got]) }
-            if got < chunk.count { break }
-        }
-        guard ferror(file) == 0 else { return nil }
-        return SHA256.hex(bytes.withUnsafeBytes { SHA256.hash($0) })
-    }
 }
