@@ -20,13 +20,7 @@ package struct AvatarCache: Sendable {
     /// `$XDG_CACHE_HOME/essence2/avatars` (absolute XDG_CACHE_HOME), else `$HOME/.cache/essence2/avatars`;
     /// nil when neither is set.
     package static func defaultDirectory() -> String? {
-        if let cache = Credentials.environment("XDG_CACHE_HOME"), cache.hasPrefix("/") {
-            return cache + "/essence2/avatars"
-        }
-        if let home = Credentials.environment("HOME"), home.hasPrefix("/") {
-            return home + "/.cache/essence2/avatars"
-        }
-        return nil
+        XDGDirectory.path("XDG_CACHE_HOME", homeDefault: ".cache", "essence2/avatars")
     }
 
     /// One avatar's record.
@@ -59,7 +53,7 @@ package struct AvatarCache: Sendable {
     /// written.
     @discardableResult
     package func update(_ key: String, _ change: (inout Entry?) -> Void) -> Bool {
-        guard makeDirectories() else { return false }
+        guard BinaryFile.makeDirectories(directory) else { return false }
         let lock = open(directory + "/index.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { return false }
         defer { close(lock) }
@@ -74,26 +68,23 @@ package struct AvatarCache: Sendable {
             let allowed = entry.allowed.isEmpty ? "-" : entry.allowed.sorted().joined(separator: ",")
             return Self.encoded(key) + " " + entry.sha256 + " " + allowed + "\n"
         }
-        return writeAtomically(Array(lines.joined().utf8), to: directory + "/index")
+        return BinaryFile.replaceAtomically(Array(lines.joined().utf8), at: directory + "/index", mode: 0o644)
     }
 
     /// Writes `bytes` as the file of `sha256`, atomically; false when it could not be written.
     package func store(_ bytes: [UInt8], sha256: String) -> Bool {
-        guard makeDirectories() else { return false }
-        return writeAtomically(bytes, to: path(sha256: sha256))
+        guard BinaryFile.makeDirectories(directory) else { return false }
+        return BinaryFile.replaceAtomically(bytes, at: path(sha256: sha256), mode: 0o644)
     }
 
     // MARK: Files
 
+    /// The index is a line per avatar; more than this is not an index of ours.
+    static let indexMaxSize = 64 << 20
+
     private func readIndex() -> [String: Entry] {
-        guard let file = fopen(directory + "/index", "r") else { return [:] }
-        defer { fclose(file) }
-        var text: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            text += buffer[0..<n]
+        guard let text = try? BinaryFile.read(path: directory + "/index", maxSize: Self.indexMaxSize) else {
+            return [:]
         }
         var index: [String: Entry] = [:]
         for line in text.split(separator: UInt8(ascii: "\n")) {
@@ -105,41 +96,6 @@ package struct AvatarCache: Sendable {
             index[key] = Entry(sha256: fields[1], allowed: allowed.filter(AvatarMetadata.isSHA256))
         }
         return index
-    }
-
-    private func writeAtomically(_ bytes: [UInt8], to path: String) -> Bool {
-        var template = Array((path + ".tmp.XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return false }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = write(descriptor, raw.baseAddress! + written, raw.count - written)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                written += n
-            }
-            return true
-        }
-        fchmod(descriptor, 0o644)
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard ok, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
-        }
-        return true
-    }
-
-    private func makeDirectories() -> Bool {
-        var prefix = ""
-        for part in directory.split(separator: "/") {
-            prefix += "/" + part
-            mkdir(prefix, 0o700)
-        }
-        var info = stat()
-        return stat(directory, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// `key` with spaces, commas, `%` and control bytes percent-encoded (one field of an index line).

@@ -21,13 +21,7 @@ package enum InstallIdentity {
 
     /// The file's path, or nil when neither XDG_STATE_HOME (absolute) nor HOME is set.
     package static func defaultPath() -> String? {
-        if let state = Credentials.environment("XDG_STATE_HOME"), state.hasPrefix("/") {
-            return state + "/essence2/install-id"
-        }
-        if let home = Credentials.environment("HOME"), home.hasPrefix("/") {
-            return home + "/.local/state/essence2/install-id"
-        }
-        return nil
+        XDGDirectory.path("XDG_STATE_HOME", homeDefault: ".local/state", "essence2/install-id")
     }
 
     /// The identifier stored at `path`, made and stored there first if there is none; nil when the file can
@@ -36,18 +30,12 @@ package enum InstallIdentity {
         guard let path else { return nil }
         if let existing = read(path) { return existing }
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        makeDirectories(directory)
+        BinaryFile.makeDirectories(directory)
         let made = randomUUID()
-        var template = Array((path + ".XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return nil }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard let temporary = BinaryFile.writeTemporary(Array((made + "\n").utf8), beside: path, mode: 0o600) else {
+            return nil
+        }
         defer { unlink(temporary) }
-        let line = Array((made + "\n").utf8)
-        let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == line.count, synced else { return nil }
         // link() never replaces: when another process got there first, its identifier wins.
         if link(temporary, path) == 0 { return made }
         return read(path)
@@ -92,13 +80,5 @@ package enum InstallIdentity {
         let characters = Array(hex)
         let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }
         return groups.joined(separator: "-")
-    }
-
-    private static func makeDirectories(_ path: String) {
-        var prefix = ""
-        for part in path.split(separator: "/") {
-            prefix += "/" + part
-            mkdir(prefix, 0o700)
-        }
     }
 }
