@@ -67,11 +67,8 @@ package struct AvatarDownloader: Sendable {
         case .failed(let reason):
             return (.failure(.unavailable(reason: "the service \(serviceURL) did not answer (\(reason))")), false)
         case .answered(let status, let body):
-            if let refusal = refusal(status: status, body: body, code: code) {
-                if case .refused = refusal {
-                    cache.update(key) { $0?.allowed.remove(secretHash) }
-                }
-                return (.failure(refusal), status < 500 && status != 408 && status != 429)
+            if let failed = failed(status: status, body: body, code: code, key: key, secretHash: secretHash) {
+                return failed
             }
             guard let parsed = AvatarMetadata.parse(body) else {
                 return (.failure(.unavailable(reason: "the service's metadata of \(code) is malformed")), false)
@@ -95,11 +92,8 @@ package struct AvatarDownloader: Sendable {
                 return (.failure(.unavailable(reason: "the download of \(code) from \(serviceURL) failed (\(reason))")),
                         false)
             case .answered(let status, let body):
-                if let refusal = refusal(status: status, body: body, code: code) {
-                    if case .refused = refusal {
-                        cache.update(key) { $0?.allowed.remove(secretHash) }
-                    }
-                    return (.failure(refusal), status < 500 && status != 408 && status != 429)
+                if let failed = failed(status: status, body: body, code: code, key: key, secretHash: secretHash) {
+                    return failed
                 }
                 let received = SHA256.hex(SHA256.hash(body))
                 guard received == metadata.sha256, body.count == metadata.size else {
@@ -120,6 +114,17 @@ package struct AvatarDownloader: Sendable {
             return (.failure(.unavailable(reason: "could not write the index of \(cache.directory)")), true)
         }
         return (.success(target), true)
+    }
+
+    /// What an answer other than 200 means for `refresh`: the failure, and whether the service answered (not a
+    /// 5xx, 408 or 429); a refusal also forgets this secret's permission. Nil for 200.
+    private func failed(status: Int, body: [UInt8], code: String, key: String, secretHash: String)
+        -> (result: Result<String, DownloadFailure>, answered: Bool)? {
+        guard let refusal = refusal(status: status, body: body, code: code) else { return nil }
+        if case .refused = refusal {
+            cache.update(key) { $0?.allowed.remove(secretHash) }
+        }
+        return (.failure(refusal), status < 500 && status != 408 && status != 429)
     }
 
     /// The failure an answer other than 200 means.
