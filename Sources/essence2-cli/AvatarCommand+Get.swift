@@ -6,31 +6,28 @@ import Essence2Runtime
 /// this secret, no such avatar, cache not writable), 2 bad command line, 4 the file sent is not the one
 /// described or is of a newer format (`ExitStatus.badAvatar`), 6 refused (`ExitStatus.refused`).
 extension AvatarCommand {
+    static let getScanner = ArgumentScanner(options: [
+        .init(name: "--cache", takesValue: true), .init(name: "--help", aliases: ["-h"], takesValue: false),
+    ])
+
     static func get(_ args: [String]) -> Int32 {
-        var code: String?
-        var cache: String?
-        var index = 0
-        while index < args.count {
-            let arg = args[index]
-            switch arg {
-            case "--cache":
-                guard index + 1 < args.count, !args[index + 1].isEmpty else {
-                    return usageError("get", "--cache needs a directory")
-                }
-                cache = args[index + 1]
-                index += 2
-            case "-h", "--help":
-                print(usage, terminator: "")
-                return ExitStatus.success
-            default:
-                guard !arg.hasPrefix("-"), code == nil, !arg.isEmpty else {
-                    return usageError("get", arg.hasPrefix("-") ? "unknown option '\(arg)'" : "expects one CODE")
-                }
-                code = arg
-                index += 1
-            }
+        func usageError(_ text: String) -> Int32 { AvatarCommand.usageError("get", text) }
+        let scanned: ArgumentScanner.Result
+        do {
+            scanned = try getScanner.scan(args)
+        } catch {
+            return usageError(error.message)
         }
-        guard let code else { return usageError("get", "expects the avatar's CODE") }
+        if scanned.has("--help") {
+            print(usage, terminator: "")
+            return ExitStatus.success
+        }
+        let cache = scanned.value("--cache")
+        if cache == "" { return usageError("--cache needs a directory") }
+        guard scanned.positionals.count <= 1 else { return usageError("expects one CODE") }
+        guard let code = scanned.positionals.first, !code.isEmpty else {
+            return usageError("expects the avatar's CODE")
+        }
         switch AvatarDownloads.fetch(code: code, directory: cache, background: false) {
         case .success(let path):
             print(path)
