@@ -21,7 +21,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,9 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from service_e2e import ROOT, Checks, ReferenceService, load_library, text  # noqa: E402
+
 
 
 def first_existing(variable, *candidates):
@@ -49,17 +50,7 @@ PYTHON = first_existing("SERVICE_PYTHON", "build/venv-service/bin/python")
 GRACE = ROOT / "avatars/grace-hopper.imx"
 ASTRONAUT = ROOT / "avatars/astronaut.imx"
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}", flush=True)
-    else:
-        failed += 1
-        print(f"FAIL {name}{': ' + str(detail) if detail else ''}", flush=True)
+check = Checks()
 
 
 def sha256(path):
@@ -70,23 +61,7 @@ def sha256(path):
 
 for name in ("ESSENCE2_API_SECRET", "BITHUMAN_API_SECRET", "ESSENCE2_SERVICE_URL", "ESSENCE2_METERING_URL"):
     os.environ.pop(name, None)
-lib = ctypes.CDLL(LIB)
-i32, cp = ctypes.c_int32, ctypes.c_char_p
-for name, res, args in [
-    ("be_essence2_download_avatar", i32, [cp, cp, cp, i32]),
-    ("be_essence2_set_api_secret", i32, [cp]),
-    ("be_essence2_set_service_url", i32, [cp]),
-    ("be_essence2_last_refusal", i32, [cp, i32]),
-    ("be_essence2_last_error", i32, [cp, i32]),
-]:
-    f = getattr(lib, name)
-    f.restype, f.argtypes = res, args
-
-
-def text(function):
-    buf = ctypes.create_string_buffer(2048)
-    function(buf, len(buf))
-    return buf.value.decode()
+lib = load_library(LIB)
 
 
 def download(url, secret, code, directory):
@@ -106,33 +81,10 @@ def cli(url, secret, *args):
 
 # ---- the reference service ----------------------------------------------------------------------------
 
-class Reference:
+class Reference(ReferenceService):
     def __init__(self, workdir):
-        self.db = str(Path(workdir) / "service.sqlite3")
         self.log = Path(workdir) / "access.log"
-        self.proc, self.port = None, 0
-
-    def admin(self, *args):
-        out = subprocess.run([PYTHON, "-m", "essence2_service", "--db", self.db, *args], capture_output=True,
-                             text=True, timeout=60)
-        if out.returncode != 0:
-            raise RuntimeError(f"essence2_service {' '.join(args)}: {out.stderr.strip()}")
-        return out.stdout
-
-    def start(self):
-        self.proc = subprocess.Popen([PYTHON, "-m", "essence2_service", "--db", self.db, "serve", "--port",
-                                      str(self.port), "--access-log"], stdout=subprocess.PIPE,
-                                     stderr=open(self.log, "a"), text=True)
-        line = self.proc.stdout.readline()
-        match = re.search(r"listening on (http://\S+)", line)
-        if not match:
-            raise RuntimeError(f"the service did not start: {line!r}")
-        self.url = match.group(1)
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(timeout=20)
+        super().__init__(PYTHON, workdir, serve_options=["--access-log"], stderr=self.log)
 
     def file_requests(self):
         return len(re.findall(r"GET /v1/avatars/[^ ]+/file ", self.log.read_text(errors="replace")))
@@ -282,8 +234,7 @@ def main():
         if service.proc and service.proc.poll() is None:
             service.stop()
         shutil.rmtree(work, ignore_errors=True)
-    print(f"downloads-tests: {passed} passed, {failed} failed", flush=True)
-    return 1 if failed else 0
+    return check.summary("downloads-tests")
 
 
 if __name__ == "__main__":

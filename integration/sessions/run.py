@@ -18,7 +18,6 @@ import ctypes
 import json
 import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -29,51 +28,20 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from service_e2e import ROOT, Checks, ReferenceService, load_library, text  # noqa: E402
+
 LIB = os.environ.get("ESSENCE2_LIB", str(ROOT / "build/lib/libessence2.so.1"))
 AVATAR = os.environ.get("AVATAR", str(ROOT / "avatars/grace-hopper.imx"))
 GRACE = 7500
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}", flush=True)
-    else:
-        failed += 1
-        print(f"FAIL {name}{': ' + detail if detail else ''}", flush=True)
+check = Checks()
 
 
 # ---- the library ---------------------------------------------------------------------------------------
 
-lib = ctypes.CDLL(LIB)
-i32, vp, cp = ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p
-for name, res, args in [
-    ("be_essence2_create", i32, [cp, cp, i32, ctypes.POINTER(vp)]),
-    ("be_essence2_destroy", i32, [vp]),
-    ("be_essence2_pull_frame", i32, [vp, ctypes.c_void_p, i32]),
-    ("be_essence2_idle_frame", i32, [vp, ctypes.c_void_p, i32]),
-    ("be_essence2_set_pacing", i32, [vp, i32]),
-    ("be_essence2_set_mode", i32, [vp, i32]),
-    ("be_essence2_get_info", i32, [vp, ctypes.POINTER(i32), ctypes.POINTER(i32)]),
-    ("be_essence2_set_api_secret", i32, [cp]),
-    ("be_essence2_set_service_url", i32, [cp]),
-    ("be_essence2_last_refusal", i32, [cp, i32]),
-    ("be_essence2_last_error", i32, [cp, i32]),
-    ("be_essence2_version", cp, []),
-    ("be_essence2_quiesce_all", i32, [i32]),
-]:
-    f = getattr(lib, name)
-    f.restype, f.argtypes = res, args
-
-
-def text(function):
-    buf = ctypes.create_string_buffer(2048)
-    function(buf, len(buf))
-    return buf.value.decode()
+lib = load_library(LIB)
+i32, vp = ctypes.c_int32, ctypes.c_void_p
 
 
 def create():
@@ -116,43 +84,21 @@ class Engine:
 
 # ---- the service: the reference one, or the stub -------------------------------------------------------
 
-class Reference:
+class Reference(ReferenceService):
     def __init__(self, python, workdir):
-        self.python, self.db = python, str(Path(workdir) / "service.sqlite3")
-        self.proc, self.port = None, 0
-
-    def cli(self, *args):
-        out = subprocess.run([self.python, "-m", "essence2_service", "--db", self.db, *args], capture_output=True,
-                             text=True, timeout=60)
-        if out.returncode != 0:
-            raise RuntimeError(f"essence2_service {' '.join(args)}: {out.stderr.strip()}")
-        return out.stdout
-
-    def start(self):
-        self.proc = subprocess.Popen([self.python, "-m", "essence2_service", "--db", self.db, "serve", "--port",
-                                      str(self.port), "--report-interval", "1"], stdout=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        match = re.search(r"listening on (http://\S+)", line)
-        if not match:
-            raise RuntimeError(f"the service did not start: {line!r}")
-        self.url = match.group(1)
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(timeout=20)
+        super().__init__(python, workdir, serve_options=["--report-interval", "1"])
 
     def account(self, name, entitled=True):
-        self.cli("account", "create", name)
+        self.admin("account", "create", name)
         if entitled:
-            self.cli("entitle", name, "grace")
-        return self.cli("secret", "create", name).splitlines()[0].strip()
+            self.admin("entitle", name, "grace")
+        return self.admin("secret", "create", name).splitlines()[0].strip()
 
     def setup(self):
-        self.cli("avatar", "add", "grace", AVATAR)
+        self.admin("avatar", "add", "grace", AVATAR)
 
     def revoke(self, secret):
-        self.cli("secret", "revoke", secret)
+        self.admin("secret", "revoke", secret)
 
     def sessions(self, account):
         with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=10) as db:
@@ -407,7 +353,7 @@ def main():
     for n in counts:
         rc, h = create()
         if rc != 0:
-            check(f"10 sessions: create", False, text(lib.be_essence2_last_refusal))
+            check("10 sessions: create", False, text(lib.be_essence2_last_refusal))
             break
         e = Engine(h)
         e.pull(n)
@@ -488,8 +434,7 @@ def main():
             check("idle close: create", False, text(lib.be_essence2_last_refusal))
 
     service.stop()
-    print(f"sessions-tests: {passed} passed, {failed} failed", flush=True)
-    return 1 if failed else 0
+    return check.summary("sessions-tests")
 
 
 if __name__ == "__main__":

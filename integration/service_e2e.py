@@ -1,0 +1,102 @@
+"""Shared by the end-to-end scripts against the reference service (integration/sessions/run.py,
+integration/downloads/run.py): the tally of checks, libessence2 through ctypes with the signatures they use,
+and the reference service (service/) started on loopback."""
+import ctypes
+import re
+import signal
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Checks:
+    """Prints one line per check ("ok   NAME" or "FAIL NAME: DETAIL") and counts them."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def __call__(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"ok   {name}", flush=True)
+        else:
+            self.failed += 1
+            print(f"FAIL {name}{': ' + str(detail) if detail else ''}", flush=True)
+
+    def summary(self, label):
+        """Prints "LABEL: N passed, M failed"; the exit status (1 when anything failed)."""
+        print(f"{label}: {self.passed} passed, {self.failed} failed", flush=True)
+        return 1 if self.failed else 0
+
+
+_I32, _VP, _CP = ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p
+_SIGNATURES = {
+    "be_essence2_create": (_I32, [_CP, _CP, _I32, ctypes.POINTER(_VP)]),
+    "be_essence2_destroy": (_I32, [_VP]),
+    "be_essence2_pull_frame": (_I32, [_VP, _VP, _I32]),
+    "be_essence2_idle_frame": (_I32, [_VP, _VP, _I32]),
+    "be_essence2_set_pacing": (_I32, [_VP, _I32]),
+    "be_essence2_set_mode": (_I32, [_VP, _I32]),
+    "be_essence2_get_info": (_I32, [_VP, ctypes.POINTER(_I32), ctypes.POINTER(_I32)]),
+    "be_essence2_set_api_secret": (_I32, [_CP]),
+    "be_essence2_set_service_url": (_I32, [_CP]),
+    "be_essence2_download_avatar": (_I32, [_CP, _CP, _CP, _I32]),
+    "be_essence2_last_refusal": (_I32, [_CP, _I32]),
+    "be_essence2_last_error": (_I32, [_CP, _I32]),
+    "be_essence2_version": (_CP, []),
+    "be_essence2_quiesce_all": (_I32, [_I32]),
+}
+
+
+def load_library(path):
+    """libessence2 at `path`, with the signatures above."""
+    lib = ctypes.CDLL(path)
+    for name, (result, arguments) in _SIGNATURES.items():
+        function = getattr(lib, name)
+        function.restype, function.argtypes = result, arguments
+    return lib
+
+
+def text(function):
+    """The sentence a be_essence2_last_error-like function copies out."""
+    buf = ctypes.create_string_buffer(2048)
+    function(buf, len(buf))
+    return buf.value.decode()
+
+
+class ReferenceService:
+    """`python -m essence2_service` with its own database in `workdir`: `admin(...)` runs its command, `start()`
+    serves it on a free loopback port (`url`; a restart keeps the port), `stop()` ends it with SIGTERM."""
+
+    def __init__(self, python, workdir, serve_options=(), stderr=None):
+        self.python, self.db = python, str(Path(workdir) / "service.sqlite3")
+        self.serve_options, self.stderr = list(serve_options), stderr
+        self.proc, self.port, self.url = None, 0, None
+
+    def admin(self, *args):
+        out = subprocess.run([self.python, "-m", "essence2_service", "--db", self.db, *args], capture_output=True,
+                             text=True, timeout=60)
+        if out.returncode != 0:
+            raise RuntimeError(f"essence2_service {' '.join(args)}: {out.stderr.strip()}")
+        return out.stdout
+
+    def start(self):
+        stderr = open(self.stderr, "a") if self.stderr else None
+        try:
+            self.proc = subprocess.Popen([self.python, "-m", "essence2_service", "--db", self.db, "serve", "--port",
+                                          str(self.port), *self.serve_options], stdout=subprocess.PIPE,
+                                         stderr=stderr, text=True)
+        finally:
+            if stderr:
+                stderr.close()
+        line = self.proc.stdout.readline()
+        match = re.search(r"listening on (http://\S+)", line)
+        if not match:
+            raise RuntimeError(f"the service did not start: {line!r}")
+        self.url = match.group(1)
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(timeout=20)
