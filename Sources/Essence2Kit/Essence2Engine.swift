@@ -107,14 +107,9 @@ public final class Essence2Engine: Sendable {
                 start = session.start
             }
             if start == .pending { start = session.giveUpStart() }
-            switch start {
-            case .accepted:
-                return session
-            case .refused(let reason):
-                Credentials.recordRefusal(reason)
-                throw .meteringRefused(reason: reason)
-            case .pending:
-                throw .meteringRefused(reason: "the metering service did not answer")
+            switch SessionGate.outcome(of: start, session) {
+            case .success(let accepted): return accepted
+            case .failure(let refusal): throw .meteringRefused(reason: refusal.reason)
             }
         }
     }

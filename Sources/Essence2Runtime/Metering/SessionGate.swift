@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// How a new engine's session starts (shared by `be_essence2_create` and `Essence2Engine.create`).
 package enum SessionGate {
     /// The outcome of `begin`.
@@ -63,7 +59,13 @@ package enum SessionGate {
     /// Waits for the first check (blocking, bounded by the start timeout): the session when accepted, else the
     /// refusal (recorded).
     package static func wait(_ session: MeteredSession) -> Result<MeteredSession, SessionRefusal> {
-        switch session.waitForStart() {
+        outcome(of: session.waitForStart(), session)
+    }
+
+    /// What the first check's answer `start` means for `session`: the session when accepted, else the refusal
+    /// (recorded; still pending means the service did not answer in time).
+    package static func outcome(of start: MeterStart, _ session: MeteredSession) -> Result<MeteredSession, SessionRefusal> {
+        switch start {
         case .accepted:
             return .success(session)
         case .refused(let reason):
@@ -73,5 +75,4 @@ package enum SessionGate {
             return .failure(SessionRefusal(reason: "the metering service did not answer"))
         }
     }
-
 }
