@@ -182,13 +182,9 @@ int main(int argc, char **argv) {
             report("be_essence2_set_playout_position", rc);
             goto done;
         }
-        /* take every frame that is due, on time (the queue drops its oldest when full) */
-        for (;;) {
+        /* take the frames that are due while there is room (a full queue waits for the sound card) */
+        while (queued < QUEUE) {
             int slot = (head + queued) % QUEUE;
-            if (queued == QUEUE) {
-                head = (head + 1) % QUEUE;
-                queued--;
-            }
             int32_t got = be_essence2_pull_frame(h, queue[slot], frame_bytes);
             if (got < 0) {
                 report("be_essence2_pull_frame", got);
