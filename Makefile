@@ -16,21 +16,55 @@ CLI      := $(OUT)/essence2
 CFLAGS   ?= -O2 -g
 CWARN    := -std=c11 -Wall -Wextra -Werror -Iinclude
 LINKLIB  := -L$(LIBDIR) -lessence2 -Wl,-rpath,$(abspath $(LIBDIR))
-DEB_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg libsdl2-dev \
-            xvfb imagemagick espeak-ng libcurl4-openssl-dev $(GST_PKGS)
-# The GStreamer element (gst/): headers to build it, the tools and the plugins its pipelines and tests use
-# (mp4mux: good, x264enc: ugly, avenc_aac: libav).
+# The one list of Debian packages the build, the tests and the demo need: `make deps` installs it and .ci/run
+# runs `make deps` (no second list). The build: libsndfile, libsamplerate, libjpeg, libpng, pkg-config, the
+# headers of libcurl (the metering client's types are checked against them) and SDL2 (live_player); ffmpeg
+# encodes the command's video; the tests: Xvfb and ImageMagick (the player's screenshot), espeak-ng (speech),
+# python3-venv (the Python package's and tools' environments), chromium and chromium-driver (the web page),
+# git (integration/swiftpm, make test-fresh), and the GStreamer element's headers, tools and plugins (mp4mux:
+# good, x264enc: ugly, avenc_aac: libav).
 GST_PKGS := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base \
             gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
+DEB_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg libsdl2-dev \
+            xvfb imagemagick espeak-ng libcurl4-openssl-dev python3-venv chromium chromium-driver git \
+            ca-certificates $(GST_PKGS)
 EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2ls') Package.swift
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
+
+# Checks that stop a target with one line naming `make deps` when a Debian package it needs is missing (quiet
+# when everything is there, and on a system without dpkg). The library alone (`make lib`) needs none of them.
+BUILD_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config
+define need_pkgs
+@command -v dpkg >/dev/null 2>&1 || exit 0; missing=""; \
+for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+if [ -n "$$missing" ]; then \
+  echo "essence2: $(2) needs Debian packages that are missing:$$missing; run: make deps (as root), or make lib for libessence2.so alone" >&2; \
+  exit 1; fi
+endef
+need-build:
+	$(call need_pkgs,$(BUILD_PKGS),the essence2 command)
+need-sdl:
+	$(call need_pkgs,libsdl2-dev,the live_player example)
+need-gst:
+	$(call need_pkgs,libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev,the GStreamer element)
+
+# libessence2.so alone, into build/lib: it needs nothing beyond the Swift toolchain (no SDL2, GStreamer,
+# libcurl, libsndfile or image headers: libcurl is loaded at run time, see Sources/CCurlLoader).
+lib:
+	@rm -f $(SWIFTLIB)
+	$(SWIFT) build -c release --product essence2
+	@mkdir -p $(LIBDIR)
+	cp $(SWIFTLIB) $(LIB)
+	ln -sf libessence2.so.$(VERSION) $(LIBDIR)/libessence2.so.$(SOMAJOR)
+	ln -sf libessence2.so.$(SOMAJOR) $(LIBDIR)/libessence2.so
+	@echo "lib: $(abspath $(LIB))"
 
 help:
 	@echo "make            release build: $(LIB), $(CLI), examples in $(OUT)/"
@@ -41,25 +75,38 @@ help:
 	@echo "make sheet      contact sheets of the avatars (mouth shapes, a clip, idle motion) in docs/sheets/"
 	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command, the GStreamer element"
 	@echo "make gst        the GStreamer element essence2avatar: $(OUT)/gst/libgstessence2.so (GST_PLUGIN_PATH=$(OUT)/gst)"
-	@echo "make deps       install the Debian packages the build needs (as root)"
+	@echo "make lib        libessence2.so alone (needs only the Swift toolchain)"
+	@echo "make deps       install the Debian packages the build, the tests and the demo need (as root)"
+	@echo "make test-fresh the README's two commands in a fresh Debian 12 root (mmdebstrap; slow)"
 	@echo "make lipsync-data / lipsync-train / lipsync-eval   lip-sync model: data, training, evaluation"
 	@echo "make lipsync-align     re-align the real recordings (tools/lipsync/real) with PocketSphinx"
 
-# Installs what is missing; quiet and quick when everything is there.
+# Installs what is missing from a list of Debian packages; quiet and quick when everything is there.
+define install_pkgs
+@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+if [ -n "$$missing" ]; then \
+  echo "installing:$$missing"; \
+  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+fi
+endef
+
 deps:
-	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	$(call install_pkgs,$(DEB_PKGS))
+
+# The README's two commands in a fresh Debian 12 root (tools/test_fresh.sh: mmdebstrap, only the Swift toolchain
+# bind-mounted, a clone of this repository's HEAD). Not part of `make test`: it takes as long as both commands
+# from nothing. Needs root and Debian's mirror.
+test-fresh:
+	$(call install_pkgs,mmdebstrap)
+	tools/test_fresh.sh
 
 build: $(LIB) $(CLI)
 
 # SwiftPM does not relink when only the version script changes: remove the library first so it always does.
 # --static-swift-stdlib links the Swift runtime into the command too (the library does it in Package.swift), so
 # both run on machines without the Swift toolchain.
-$(SWIFTLIB) $(REL)/essence2-cli &: $(SWIFT_SOURCES)
+$(SWIFTLIB) $(REL)/essence2-cli &: $(SWIFT_SOURCES) | need-build
 	@rm -f $(SWIFTLIB)
 	$(SWIFT) build -c release --static-swift-stdlib
 	@touch $(SWIFTLIB) $(REL)/essence2-cli
@@ -84,7 +131,7 @@ $(OUT)/render_file: examples/render_file.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
-$(OUT)/live_player: examples/live_player.c include/essence2.h $(LIB)
+$(OUT)/live_player: examples/live_player.c include/essence2.h $(LIB) | need-sdl
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sdl2 sndfile)
 
@@ -113,7 +160,7 @@ GST_PLUGIN_DIR ?= $(PREFIX)/lib/gstreamer-1.0
 
 gst: $(GST_PLUGIN)
 
-$(GST_PLUGIN): gst/gstessence2avatar.c gst/gstessence2avatar.h gst/plugin.c include/essence2.h $(LIB)
+$(GST_PLUGIN): gst/gstessence2avatar.c gst/gstessence2avatar.h gst/plugin.c include/essence2.h $(LIB) | need-gst
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude -fPIC -shared -DE2_VERSION='"$(VERSION)"' \
 	  gst/gstessence2avatar.c gst/plugin.c -o $@ $$(pkg-config --cflags --libs $(GST_MODULES)) \
@@ -144,7 +191,9 @@ test-downloads: build test-service
 test-swift: build
 	$(SWIFT) test -c release --scratch-path .build/tests
 
+# integration/c/curl/abi_check.c: the libcurl ABI the library declares for itself equals <curl/curl.h>'s.
 test-c: all $(CTESTS)
+	$(CC) -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -ISources/CCurlLoader/include integration/c/curl/abi_check.c
 	integration/c/run.sh
 
 test-cli: build
@@ -268,12 +317,7 @@ bench-batch: $(WHEEL) $(PY_VENV)/.ready
 # timings, new voices warped from the recorded ones (WORLD, pyworld), augmented; deterministic for a seed. Needs the
 # Debian packages of lipsync-deps.
 lipsync-deps:
-	@missing=""; for p in $(LIPSYNC_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	$(call install_pkgs,$(LIPSYNC_PKGS))
 	@python3 -c 'import numpy, scipy' 2>/dev/null || python3 -m pip install -q 'numpy<2' scipy
 	@python3 -W ignore -c 'import pyworld' 2>/dev/null || python3 -m pip install -q 'setuptools<81' pyworld
 

@@ -21,14 +21,14 @@ static void load_once(void) {
         return;
     }
 #define E2_CURL_LOOKUP(name)                                                                           \
-    loaded.name = (__typeof__(name) *)dlsym(library, #name);                                          \
+    loaded.name = (e2_##name##_fn *)dlsym(library, #name);                                          \
     if (!loaded.name) {                                                                               \
         snprintf(load_error, sizeof load_error, "libcurl.so.4 has no %s (too old)", #name);          \
         return;                                                                                       \
     }
     E2_CURL_FUNCTIONS(E2_CURL_LOOKUP)
 #undef E2_CURL_LOOKUP
-    if (loaded.curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    if (loaded.curl_global_init(E2_CURL_GLOBAL_DEFAULT) != E2_CURLE_OK) {
         snprintf(load_error, sizeof load_error, "curl_global_init failed");
         return;
     }
@@ -75,12 +75,12 @@ static size_t collect_bounded(char *data, size_t size, size_t count, void *user)
 int e2_curl_request(const e2_curl *api, const char *url, const char *bearer, const char *body, long connect_ms,
                     long total_ms, size_t limit, e2_curl_response *response, char *why, int length) {
     memset(response, 0, sizeof *response);
-    CURL *curl = api->curl_easy_init();
+    e2_CURL *curl = api->curl_easy_init();
     if (!curl) {
         if (why && length > 0) snprintf(why, (size_t)length, "curl_easy_init failed");
         return 0;
     }
-    struct curl_slist *headers = NULL;
+    struct e2_curl_slist *headers = NULL;
     if (body) headers = api->curl_slist_append(headers, "Content-Type: application/json");
     headers = api->curl_slist_append(headers, "Accept: application/json, application/octet-stream");
     char authorization[1024];
@@ -89,24 +89,24 @@ int e2_curl_request(const e2_curl *api, const char *url, const char *bearer, con
         headers = api->curl_slist_append(headers, authorization);
     }
     e2_curl_bounded bounded = {response, limit, 0, 0};
-    api->curl_easy_setopt(curl, CURLOPT_URL, url);
-    api->curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    api->curl_easy_setopt(curl, E2_CURLOPT_URL, url);
+    api->curl_easy_setopt(curl, E2_CURLOPT_HTTPHEADER, headers);
     if (body) {
-        api->curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-        api->curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+        api->curl_easy_setopt(curl, E2_CURLOPT_POSTFIELDS, body);
+        api->curl_easy_setopt(curl, E2_CURLOPT_POSTFIELDSIZE, (long)strlen(body));
     } else {
-        api->curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+        api->curl_easy_setopt(curl, E2_CURLOPT_HTTPGET, 1L);
     }
-    api->curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-    api->curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, total_ms);
-    api->curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    api->curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    api->curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect_bounded);
-    api->curl_easy_setopt(curl, CURLOPT_WRITEDATA, &bounded);
-    CURLcode code = api->curl_easy_perform(curl);
+    api->curl_easy_setopt(curl, E2_CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+    api->curl_easy_setopt(curl, E2_CURLOPT_TIMEOUT_MS, total_ms);
+    api->curl_easy_setopt(curl, E2_CURLOPT_NOSIGNAL, 1L);
+    api->curl_easy_setopt(curl, E2_CURLOPT_FOLLOWLOCATION, 0L);
+    api->curl_easy_setopt(curl, E2_CURLOPT_WRITEFUNCTION, collect_bounded);
+    api->curl_easy_setopt(curl, E2_CURLOPT_WRITEDATA, &bounded);
+    e2_CURLcode code = api->curl_easy_perform(curl);
     int answered = 0;
-    if (code == CURLE_OK) {
-        api->curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+    if (code == E2_CURLE_OK) {
+        api->curl_easy_getinfo(curl, E2_CURLINFO_RESPONSE_CODE, &response->status);
         answered = 1;
     } else if (why && length > 0) {
         if (bounded.over) {

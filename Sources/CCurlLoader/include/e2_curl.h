@@ -2,15 +2,15 @@
  * e2_curl.h - libcurl, loaded at run time: libessence2 talks HTTP only when a metering service is configured
  * (docs/sessions.md), so the library does not link libcurl (it gains no link dependency, and no libcurl is
  * loaded when no service is configured). e2_curl_load() dlopens libcurl.so.4 once and fills a table of the
- * functions used, typed from curl's own declarations; e2_curl_request() makes one POST or GET with them (the
- * variadic curl_easy_setopt stays on this side of the boundary).
+ * functions used, typed from the declarations in e2_curl_abi.h (checked against curl's own header in the
+ * tests, so the library builds without libcurl4-openssl-dev); e2_curl_request() makes one POST or GET with them
+ * (the variadic curl_easy_setopt stays on this side of the boundary).
  */
 #ifndef ESSENCE2_CURL_LOADER_H
 #define ESSENCE2_CURL_LOADER_H
 
-/* curl_easy_setopt is a type-checking macro otherwise, which would swallow `api->curl_easy_setopt(...)`. */
-#define CURL_DISABLE_TYPECHECK 1
-#include <curl/curl.h>
+#include "e2_curl_abi.h"
+
 #include <stddef.h>
 
 #define E2_CURL_FUNCTIONS(X)                                                                                 \
@@ -19,7 +19,7 @@
 
 /* One pointer per function, of the function's own type. */
 typedef struct e2_curl {
-#define E2_CURL_MEMBER(name) __typeof__(name) *name;
+#define E2_CURL_MEMBER(name) e2_##name##_fn *name;
     E2_CURL_FUNCTIONS(E2_CURL_MEMBER)
 #undef E2_CURL_MEMBER
 } e2_curl;
