@@ -1,15 +1,15 @@
 /*
  * live_player.c - the reference's minimal live loop with real sound: a window (SDL2) shows the avatar speaking
- * a file while the sound card plays it, each frame gated on its audio. The reply's sound starts on its first
- * speech frame; the audio callback counts the samples the card has taken, and that count (less the card's
- * buffer) is both the gate (speech frame k is shown once sample k*640 has been played) and what the loop tells
- * the engine with be_essence2_set_playout_position, so frames whose audio has already played are skipped rather
- * than shown late. Frames are pulled as soon as they are due into a small queue (the engine's timeline runs on
- * the wall clock, the sound a buffer or two behind it), and shown from the queue when their audio is heard.
+ * a file while the sound card plays it, each frame on its audio. The reply's sound starts on its first speech
+ * frame; the audio callback counts the samples the card has taken, and that count, less the card's buffer, is
+ * what the listener has heard. The loop reports it with be_essence2_set_playout_position, and the engine, in
+ * audio-clock pacing (BE_ESSENCE2_PACING_AUDIO_CLOCK), hands out speech frame k once sample k*640 is heard and
+ * skips only frames whose audio has wholly played: the face follows the sound card, not the wall clock, so a
+ * card that runs slow (a busy machine, a virtual device) costs no frames, and no queue is kept here.
  *
  * Usage: live_player AVATAR.imx SPEECH.wav [--log FILE]
- *   SPEECH is 16 kHz mono (make one with `essence2 audio IN -o speech16k.wav`). --log writes, per speech frame
- *   shown, its index, its audio time and the played position at that moment (seconds). Quits when the reply has
+ *   SPEECH is 16 kHz mono (make one with `essence2 audio IN -o speech16k.wav`). --log writes a header line, then per
+ *   speech frame shown its index, its audio time and the played position at that moment (seconds). Quits when the reply has
  *   ended, or on q, Esc or closing the window.
  * Build: cc -std=c11 -Iinclude examples/live_player.c -o live_player -Lbuild/lib -lessence2 \
  *          -Wl,-rpath,$PWD/build/lib $(pkg-config --cflags --libs sdl2 sndfile)
@@ -95,11 +95,7 @@ int main(int argc, char **argv) {
     int status = 1;
     be_essence2_handle h = NULL;
     int16_t *audio = NULL;
-    enum { QUEUE = 4 };              /* frames pulled and waiting for their audio */
-    uint8_t *queue[QUEUE] = {NULL};
-    int32_t queued_kind[QUEUE];
-    int64_t queued_index[QUEUE];
-    int head = 0, queued = 0;
+    uint8_t *frame = NULL;
     FILE *log = NULL;
     SDL_Window *window = NULL;
     SDL_Renderer *renderer = NULL;
@@ -109,7 +105,7 @@ int main(int argc, char **argv) {
     int32_t nsamples = 0;
 
     if (!(audio = read_speech(argv[2], &nsamples))) goto done;
-    if (argc == 5 && !(log = fopen(argv[4], "w"))) {
+    if (argc == 5 && (!(log = fopen(argv[4], "w")) || fputs("# index audio_time played_seconds (at display)\n", log) < 0)) {
         fprintf(stderr, "live_player: cannot write %s: %s\n", argv[4], strerror(errno));
         goto done;
     }
@@ -124,11 +120,13 @@ int main(int argc, char **argv) {
         goto done;
     }
     int32_t frame_bytes = w * ht * 3;
-    for (int i = 0; i < QUEUE; i++) {
-        if (!(queue[i] = malloc((size_t)frame_bytes))) {
-            fprintf(stderr, "live_player: out of memory\n");
-            goto done;
-        }
+    if (!(frame = malloc((size_t)frame_bytes))) {
+        fprintf(stderr, "live_player: out of memory\n");
+        goto done;
+    }
+    if ((rc = be_essence2_set_pacing(h, BE_ESSENCE2_PACING_AUDIO_CLOCK)) != 0) {
+        report("be_essence2_set_pacing", rc);
+        goto done;
     }
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_AUDIO) != 0) {
         fprintf(stderr, "live_player: SDL_Init: %s (no display or sound device? try xvfb-run)\n", SDL_GetError());
@@ -177,51 +175,41 @@ int main(int argc, char **argv) {
             if (event.type == SDL_QUIT) goto quit;
             if (event.type == SDL_KEYDOWN && (event.key.keysym.sym == SDLK_q || event.key.keysym.sym == SDLK_ESCAPE)) goto quit;
         }
+        /* the listener's position: speech frames are handed out on it */
         int64_t heard = played(&sound, have.samples);
         if (heard >= 0 && (rc = be_essence2_set_playout_position(h, heard)) != 0) {
             report("be_essence2_set_playout_position", rc);
             goto done;
         }
-        /* take the frames that are due while there is room (a full queue waits for the sound card) */
-        while (queued < QUEUE) {
-            int slot = (head + queued) % QUEUE;
-            int32_t got = be_essence2_pull_frame(h, queue[slot], frame_bytes);
-            if (got < 0) {
-                report("be_essence2_pull_frame", got);
-                goto done;
-            }
-            if (got == 0) break;
-            queued_kind[slot] = be_essence2_last_frame_kind(h);
-            queued_index[slot] = be_essence2_last_frame_index(h);
-            queued++;
-            /* the reply's sound starts on its first speech frame */
-            if (queued_kind[slot] == BE_ESSENCE2_FRAME_SPEECH && atomic_load(&sound.taken) < 0) atomic_store(&sound.taken, 0);
+        int32_t got = be_essence2_pull_frame(h, frame, frame_bytes);
+        if (got < 0) {
+            report("be_essence2_pull_frame", got);
+            goto done;
         }
-        /* the gate: a speech frame waits until its audio is being heard */
-        heard = played(&sound, have.samples);
-        if (queued > 0 && (queued_kind[head] != BE_ESSENCE2_FRAME_SPEECH ||
-                           heard >= queued_index[head] * BE_ESSENCE2_SAMPLES_PER_FRAME)) {
-            SDL_UpdateTexture(texture, NULL, queue[head], w * 3);
+        if (got > 0) {
+            int32_t kind = be_essence2_last_frame_kind(h);
+            int64_t index = be_essence2_last_frame_index(h);
+            /* the reply's sound starts on its first speech frame */
+            if (kind == BE_ESSENCE2_FRAME_SPEECH && atomic_load(&sound.taken) < 0) atomic_store(&sound.taken, 0);
+            SDL_UpdateTexture(texture, NULL, frame, w * 3);
             SDL_RenderClear(renderer);
             SDL_RenderCopy(renderer, texture, NULL, NULL);
             SDL_RenderPresent(renderer);
-            if (log && queued_kind[head] == BE_ESSENCE2_FRAME_SPEECH) {
-                fprintf(log, "%lld %.3f %.4f\n", (long long)queued_index[head], queued_index[head] * 0.04,
+            if (log && kind == BE_ESSENCE2_FRAME_SPEECH) {
+                fprintf(log, "%lld %.3f %.4f\n", (long long)index, index * 0.04,
                         (double)played(&sound, have.samples) / BE_ESSENCE2_SAMPLE_RATE);
             }
-            int was_idle = queued_kind[head] == BE_ESSENCE2_FRAME_IDLE;
-            head = (head + 1) % QUEUE;
-            queued--;
             if ((rc = be_essence2_reply_counts(h, NULL, &ended)) != 0) {
                 report("be_essence2_reply_counts", rc);
                 goto done;
             }
-            if (ended > 0 && was_idle && queued == 0) break; /* the reply has ended and its frames are shown */
+            if (ended > 0 && kind == BE_ESSENCE2_FRAME_IDLE) break; /* the reply has ended and its frames are shown */
             continue;
         }
-        /* wait for the next frame (or a millisecond, while a frame waits for its audio) */
+        /* wait for the next frame: a millisecond while the sound plays (speech frames fall due on it), else
+           until the engine signals one */
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (poll(&p, 1, queued > 0 ? 1 : 10) < 0 && errno != EINTR) {
+        if (poll(&p, 1, atomic_load(&sound.taken) >= 0 && ended == 0 ? 1 : 10) < 0 && errno != EINTR) {
             fprintf(stderr, "live_player: poll: %s\n", strerror(errno));
             goto done;
         }
@@ -239,7 +227,7 @@ done:
         fprintf(stderr, "live_player: cannot write the log: %s\n", strerror(errno));
         status = 1;
     }
-    for (int i = 0; i < QUEUE; i++) free(queue[i]);
+    free(frame);
     free(audio);
     if (h) be_essence2_destroy(h);
     return status;

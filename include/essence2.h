@@ -116,6 +116,12 @@ typedef struct be_essence2_engine *be_essence2_handle;
 /* ---- Pacing (be_essence2_set_pacing) ---------------------------------------------------------------- */
 #define BE_ESSENCE2_PACING_REALTIME 0 /**< at most 25 frames a second, on the wall clock (default) */
 #define BE_ESSENCE2_PACING_UNPACED  1 /**< frames as fast as they render, for offline rendering to a file */
+/** Realtime, except that a reply's speech frames follow the host's audio clock (be_essence2_set_playout_position)
+ *  instead of the wall clock: speech frame k is handed out once sample k x 640 of the reply has played (up to
+ *  10 ms early; the reply's first frame at once, so the host can start its sound on it), and skipped only when
+ *  all of its 640 samples have played. Idle and ramp frames keep the 25-a-second wall clock. The host reports
+ *  its played position as it advances (every loop iteration); speech frames wait for it. Since 1.3. */
+#define BE_ESSENCE2_PACING_AUDIO_CLOCK 2
 
 /* ---- Lip-sync models (be_essence2_set_lipsync) ----------------------------------------------------- */
 #define BE_ESSENCE2_LIPSYNC_LEARNED 0 /**< the learned audio-to-articulation model (default) */
@@ -488,7 +494,7 @@ int64_t be_essence2_anchor_slots(be_essence2_handle h);
  * Chooses the pacing. In UNPACED pacing frames are handed out as fast as they render, speech frames come
  * only from pushed audio (no silence is invented while waiting), the 0.6 s end-of-reply rule still counts
  * wall time, and the output is deterministic: the same avatar, audio and seed give byte-identical frames.
- * @param mode BE_ESSENCE2_PACING_REALTIME or BE_ESSENCE2_PACING_UNPACED.
+ * @param mode BE_ESSENCE2_PACING_REALTIME, BE_ESSENCE2_PACING_UNPACED or (since 1.3) BE_ESSENCE2_PACING_AUDIO_CLOCK.
  * @return 0; -1 unknown handle; -2 unknown mode.
  * Reason: set on -1 and -2, cleared on 0.
  */

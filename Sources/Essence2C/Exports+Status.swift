@@ -17,7 +17,7 @@ public func be_essence2_set_mode(_ h: OpaquePointer?, _ mode: Int32) -> Int32 {
 public func be_essence2_set_pacing(_ h: OpaquePointer?, _ mode: Int32) -> Int32 {
     withEngine(h, failing: ResultCode.argument) { engine in
         guard let pacing = Pacing(rawValue: mode) else {
-            return fail(ResultCode.mode, "unknown pacing \(mode) (use BE_ESSENCE2_PACING_REALTIME or BE_ESSENCE2_PACING_UNPACED)")
+            return fail(ResultCode.mode, "unknown pacing \(mode) (use BE_ESSENCE2_PACING_REALTIME, BE_ESSENCE2_PACING_UNPACED or BE_ESSENCE2_PACING_AUDIO_CLOCK)")
         }
         engine.setPacing(pacing)
         return succeed(ResultCode.ok)

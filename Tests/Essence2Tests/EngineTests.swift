@@ -227,6 +227,44 @@ import Glibc
         #expect(engine.skippedFrames >= 5)
     }
 
+    @Test func audioClockPacingHoldsEachSpeechFrameUntilItsAudioIsHeardHoweverLateTheWallClock() {
+        let clock = ManualClock()
+        let engine = Engine(avatar: TestAvatar.grace, clock: clock)
+        engine.setPacing(.audioClock)
+        _ = push(engine, Self.speech(seconds: 3))
+        engine.endUtterance()
+        withFrameBuffer(engine) { buffer in
+            #expect(pullFirstSpeechFrame(engine, clock: clock, into: buffer) == .speech)
+            #expect(engine.lastFrameIndex == 0)
+            // The sound card runs far behind the wall clock: 400 ms pass, 100 samples are heard.
+            clock.advance(by: 400 * Self.ms)
+            engine.setPlayoutPosition(100)
+            #expect(engine.pullFrame(into: buffer) == nil)
+            // Frame 1 goes once its first sample is (within 10 ms) about to be heard, and no frame was skipped.
+            engine.setPlayoutPosition(640 - 160)
+            #expect(pullWaiting(engine, into: buffer) == .speech)
+            #expect(engine.lastFrameIndex == 1)
+            #expect(engine.pullFrame(into: buffer) == nil)
+        }
+        #expect(engine.skippedFrames == 0)
+    }
+
+    @Test func audioClockPacingSkipsOnlyFramesWhoseAudioHasWhollyPlayed() {
+        let clock = ManualClock()
+        let engine = Engine(avatar: TestAvatar.grace, clock: clock)
+        engine.setPacing(.audioClock)
+        _ = push(engine, Self.speech(seconds: 3))
+        engine.endUtterance()
+        withFrameBuffer(engine) { buffer in
+            #expect(pullFirstSpeechFrame(engine, clock: clock, into: buffer) == .speech)
+            clock.advance(by: 40 * Self.ms)
+            engine.setPlayoutPosition(640 * 5 + 1)  // frames 1 to 4 have played; frame 5 is being heard
+            #expect(pullWaiting(engine, into: buffer) == .speech)
+            #expect(engine.lastFrameIndex == 5)
+        }
+        #expect(engine.skippedFrames == 4)
+    }
+
     @Test func lateFramesAreSkippedSoTheReplyStaysOnItsAudio() {
         let clock = ManualClock()
         let engine = Engine(avatar: TestAvatar.grace, clock: clock)

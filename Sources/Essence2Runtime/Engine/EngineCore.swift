@@ -123,7 +123,7 @@ final class EngineCore: Sendable {
                 if s.stopped { return (nil, false, true, false, nil) }
                 let busy = s.plan(now: now)
                 let available = frames == nil ? false : s.available(now: now) > 0
-                let nextDue = s.pacing == .realtime ? s.clock.nextDue.map { $0 - FrameClock.earlyTolerance } : nil
+                let nextDue = s.pacing.isPaced ? s.clock.nextDue.map { $0 - FrameClock.earlyTolerance } : nil
                 return (s.nextJob(), busy, false, available, nextDue)
             }
             frames?.set(available)

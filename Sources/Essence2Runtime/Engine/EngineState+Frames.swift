@@ -14,7 +14,7 @@ extension EngineState {
         guard !stopped else { return .notDue }
         guard capacity >= frameBytes else { return .tooSmall }
         endRepliesAfterSilence(now: now)
-        if pacing == .realtime, !clock.isDue(at: now) { return .notDue }
+        if pacing.isPaced, !clock.isDue(at: now) { return .notDue }
         if !idleOnly {
             if let frame = takeReplyFrame(now: now) { return show(frame, now: now) }
             // Unpaced: while a reply's audio is queued, only its frames come out.
@@ -49,6 +49,20 @@ extension EngineState {
     private mutating func takeReplyFrame(now: Int64) -> PlannedFrame? {
         dropRampBeforeNextReply()
         while let front = queue.first {
+            if pacing == .audioClock, front.kind == .speech {
+                // The host's audio clock: skipped once all its audio has played, due once its first sample
+                // is about to (a caller may be up to the frame clock's tolerance early).
+                let played = playoutReplyID == front.replyID ? playout.samplesPlayed : 0
+                if front.audioEnd > 0, front.audioEnd <= played {
+                    skippedFrames += 1
+                    drop(at: 0)
+                    continue
+                }
+                guard front.isRendered else { return nil }
+                let start = front.audioEnd - Int64(StreamFormat.samplesPerFrame)
+                if start > played + Self.audioClockTolerance { return nil }
+                return queue.removeFirst()
+            }
             if pacing == .realtime, front.kind == .speech {
                 if let anchored = timeline, anchored.replyID == front.replyID {
                     let played = playoutReplyID == front.replyID && playout.hasPlayed(audioEnd: front.audioEnd)
@@ -112,6 +126,10 @@ extension EngineState {
         }
     }
 
+    /// How many samples early (10 ms) a speech frame may go out on the host's audio clock: a sound card reports
+    /// in blocks, and a frame shown a few ms before its sound is heard reads as on time.
+    static let audioClockTolerance = Int64(StreamFormat.sampleRate / 100)
+
     private mutating func drop(at index: Int) {
         recycle(queue[index].buffer)
         queue.remove(at: index)
@@ -121,7 +139,7 @@ extension EngineState {
 
     private mutating func show(_ frame: PlannedFrame, now: Int64) -> TakeResult {
         guard let buffer = frame.buffer else { return .notDue }
-        if pacing == .realtime { clock.take(at: now) }
+        if pacing.isPaced { clock.take(at: now) }
         _ = tracker.observe(frame.kind)
         if frame.kind == .speech {
             pulledSpeechFrames += 1

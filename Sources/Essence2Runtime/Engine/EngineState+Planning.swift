@@ -50,7 +50,7 @@ extension EngineState {
     /// has not begun showing.
     var wantsIdleFrames: Bool {
         if repliesFullyPlanned { return true }
-        guard pacing == .realtime else { return false }
+        guard pacing.isPaced else { return false }
         return !tracker.inReply || !isShownReplyPending
     }
 
@@ -76,7 +76,7 @@ extension EngineState {
     }
 
     private mutating func planReplyFrame(_ reply: inout ReplyInput, now: Int64) -> PlannedFrame? {
-        if pacing == .realtime, playoutAnchor, reply.phase == .speech, timeline?.replyID != reply.id {
+        if pacing.isPaced, playoutAnchor, reply.phase == .speech, timeline?.replyID != reply.id {
             skipPlayedAudio(of: &reply, now: now)
         }
         if reply.motionBase == nil {
@@ -92,7 +92,7 @@ extension EngineState {
         case .speech:
             let before = reply.lipSync.bufferedSamples
             var articulation = reply.lipSync.nextFrame(flush: reply.ended)
-            if articulation == nil, pacing == .realtime, !reply.ended, isNeededNow(reply, now: now) {
+            if articulation == nil, pacing.isPaced, !reply.ended, isNeededNow(reply, now: now) {
                 // The live reply's audio (or its look-ahead) has not arrived by the time the frame is needed:
                 // render with what is there, or hold the voice's silence.
                 articulation = before >= EngineState.samplesPerFrame
