@@ -7,7 +7,8 @@ library as ``essence2/_data/libessence2.so.1`` (it links only libc, libm, libstd
 runtime is inside it), the ``.imx`` avatars under ``essence2/_data/avatars/``, and the licence. A wheel is a zip
 file with its metadata and a RECORD of sha256 digests (PEP 427); this script writes one directly with the
 standard library, so building needs no network and no build backend. Entries are sorted and dated 1980-01-01,
-so the same inputs give the same bytes.
+so the same inputs give the same bytes. The metadata's summary, Python version, dependencies and extras
+(``Requires-Dist``, ``Provides-Extra``) are read from ``python/pyproject.toml``, their one list.
 """
 
 from __future__ import annotations
@@ -21,9 +22,19 @@ import re
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    try:
+        import tomli as tomllib  # type: ignore[no-redef]
+    except ImportError:
+        tomllib = None  # type: ignore[assignment]
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src" / "essence2"
+PYPROJECT = HERE / "pyproject.toml"
 
 
 def version() -> str:
@@ -32,6 +43,33 @@ def version() -> str:
     if not m:
         raise SystemExit("no __version__ in essence2/__init__.py")
     return m.group(1)
+
+
+def project(path: Path = PYPROJECT) -> dict[str, Any]:
+    """The ``[project]`` table of pyproject.toml."""
+    if tomllib is None:
+        raise SystemExit("build_wheel.py reads pyproject.toml with tomllib: run it with Python 3.11+ "
+                         "(or pip install tomli)")
+    with open(path, "rb") as f:
+        return tomllib.load(f)["project"]
+
+
+def requirements(proj: dict[str, Any]) -> list[str]:
+    """``Provides-Extra`` and ``Requires-Dist`` lines: the dependencies, then each extra's with its marker."""
+    lines = [f"Requires-Dist: {req}" for req in proj.get("dependencies", [])]
+    for extra, reqs in proj.get("optional-dependencies", {}).items():
+        lines.append(f"Provides-Extra: {extra}")
+        lines += [f'Requires-Dist: {req}; extra == "{extra}"' for req in reqs]
+    return lines
+
+
+def metadata(ver: str, readme: str, proj: dict[str, Any] | None = None) -> str:
+    """The wheel's METADATA (core metadata 2.1) for version ``ver``, with ``readme`` as its description."""
+    proj = project() if proj is None else proj
+    return "\n".join([
+        "Metadata-Version: 2.1", f"Name: {proj['name']}", f"Version: {ver}", f"Summary: {proj['description']}",
+        f"Requires-Python: {proj['requires-python']}", *requirements(proj),
+        "Description-Content-Type: text/markdown", "", readme])
 
 
 def digest(data: bytes) -> str:
@@ -52,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     if not avatars:
         raise SystemExit(f"{a.avatars}: no .imx avatars")
     ver = version()
+    proj = project()
+    if proj["version"] != ver:
+        raise SystemExit(f"pyproject.toml says version {proj['version']}, essence2/__init__.py {ver}")
     arch = platform.machine()
     tag = f"py3-none-linux_{arch}"
     dist_info = f"essence2-{ver}.dist-info"
@@ -62,16 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     files.append(("essence2/_data/libessence2.so.1", lib.read_bytes(), 0o755))
     for av in avatars:
         files.append((f"essence2/_data/avatars/{av.name}", av.read_bytes(), 0o644))
-    readme = (HERE / "README.md").read_text()
-    metadata = "\n".join([
-        "Metadata-Version: 2.1", "Name: essence2", f"Version: {ver}",
-        "Summary: On-device talking avatar: speech in, lip-synced video frames of a portrait out",
-        "Requires-Python: >=3.9", "Requires-Dist: numpy>=1.21",
-        "Requires-Dist: soxr>=0.3; extra == \"resample\"", "Provides-Extra: resample",
-        "Description-Content-Type: text/markdown", "", readme])
+    meta = metadata(ver, (HERE / "README.md").read_text(), proj)
     wheel = "\n".join(["Wheel-Version: 1.0", "Generator: essence2 build_wheel.py", "Root-Is-Purelib: false",
                        f"Tag: {tag}", ""])
-    files += [(f"{dist_info}/METADATA", metadata.encode(), 0o644),
+    files += [(f"{dist_info}/METADATA", meta.encode(), 0o644),
               (f"{dist_info}/WHEEL", wheel.encode(), 0o644),
               (f"{dist_info}/top_level.txt", b"essence2\n", 0o644)]
     if Path(a.license).is_file():

@@ -28,7 +28,8 @@ import time
 
 import numpy as np
 
-import eval as ev
+import measure as ms
+import wavio
 
 FULL = 32768.0
 
@@ -39,7 +40,7 @@ def active_rms(pcm, phones):
     mask = np.zeros(len(x), bool)
     for s, e, p in phones:
         if p != "sil":
-            mask[int(float(s) * ev.RATE):int(float(e) * ev.RATE)] = True
+            mask[int(float(s) * ms.RATE):int(float(e) * ms.RATE)] = True
     sel = x[mask] if mask.any() else x
     return float(np.sqrt(np.mean(sel * sel))) if len(sel) else 0.0
 
@@ -81,17 +82,17 @@ def babble(data, index, n, talkers=4):
 # ---- non-speech ---------------------------------------------------------------------------------------
 
 def tone(seconds=3.0, freq=440.0, dbfs=-20.0):
-    t = np.arange(int(seconds * ev.RATE)) / ev.RATE
+    t = np.arange(int(seconds * ms.RATE)) / ms.RATE
     return to_int16(np.sin(2 * np.pi * freq * t) * np.sqrt(2) * FULL * 10 ** (dbfs / 20))
 
 
 def chords(seconds=3.0, dbfs=-20.0):
     """Four chords of three notes with four harmonics each, plucked (fast attack, exponential decay)."""
     seq = [(261.63, 329.63, 392.00), (220.00, 261.63, 329.63), (174.61, 220.00, 261.63), (196.00, 246.94, 293.66)]
-    n = int(seconds * ev.RATE)
+    n = int(seconds * ms.RATE)
     per = n // len(seq)
     out = np.zeros(n)
-    t = np.arange(per) / ev.RATE
+    t = np.arange(per) / ms.RATE
     env = np.minimum(t / 0.01, 1.0) * np.exp(-t / 0.5)
     for k, chord in enumerate(seq):
         seg = sum(sum(np.sin(2 * np.pi * f * h * t) / h for h in range(1, 5)) for f in chord) * env
@@ -101,11 +102,11 @@ def chords(seconds=3.0, dbfs=-20.0):
 
 
 def clicks(seconds=3.0, every=0.25, peak_dbfs=-6.0, seed=3):
-    n = int(seconds * ev.RATE)
+    n = int(seconds * ms.RATE)
     out = np.zeros(n)
     rng = np.random.default_rng(seed)
-    burst = int(0.002 * ev.RATE)
-    for start in range(int(0.1 * ev.RATE), n - burst, int(every * ev.RATE)):
+    burst = int(0.002 * ms.RATE)
+    for start in range(int(0.1 * ms.RATE), n - burst, int(every * ms.RATE)):
         out[start:start + burst] = rng.uniform(-1, 1, burst) * np.exp(-np.arange(burst) / (burst / 4))
     return to_int16(out / np.abs(out).max() * FULL * 10 ** (peak_dbfs / 20))
 
@@ -172,17 +173,17 @@ def render_cli(cli, avatar, pcm16, rate, model, crop, workdir, tag):
     """Raw frames of `essence2 render` for the 16 kHz utterance written at `rate` (upsampled with scipy)."""
     from scipy.signal import resample_poly
     from math import gcd
-    g = gcd(rate, ev.RATE)
-    src = to_int16(resample_poly(pcm16.astype(np.float64), rate // g, ev.RATE // g))
+    g = gcd(rate, ms.RATE)
+    src = to_int16(resample_poly(pcm16.astype(np.float64), rate // g, ms.RATE // g))
     wav = os.path.join(workdir, f"{tag}.src.wav")
     out = os.path.join(workdir, f"{tag}.{model}.y4m")
-    ev.write_wav(wav, src, rate)
-    p = subprocess.run([cli, "render", wav, "--avatar", avatar, "--lipsync", model, "--seed", str(ev.SEED),
+    wavio.write_pcm(wav, src, rate)
+    p = subprocess.run([cli, "render", wav, "--avatar", avatar, "--lipsync", model, "--seed", str(ms.SEED),
                         "-o", out], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"essence2 render failed ({p.returncode}): {p.stderr.strip()}")
     m = re.search(r"(\d+) speech", p.stdout)
-    speech = int(m.group(1)) if m else (len(pcm16) + ev.SPF - 1) // ev.SPF
+    speech = int(m.group(1)) if m else (len(pcm16) + ms.SPF - 1) // ms.SPF
     crops = read_y4m(out, speech, crop)
     for path in (out, out[:-4] + ".wav", wav):
         if os.path.exists(path):
@@ -197,7 +198,7 @@ def run(renderer, args, data, per, kept, models):
     subset = sorted(kept)
     timing = {}
     t0 = time.monotonic()
-    clean = {m: ev.overall([per[i][2][m] for i in subset]) for m in models}
+    clean = {m: ms.overall([per[i][2][m] for i in subset]) for m in models}
     conditions = {}
 
     def degraded(name, make):
@@ -206,8 +207,8 @@ def run(renderer, args, data, per, kept, models):
             uid, pcm, meta = data[i]
             raw = renderer.raw_openness(make(i, pcm, meta))
             for m in models:
-                figs[m].append(ev.utterance_figures(raw[m], meta["phones"], len(pcm)))
-        conditions[name] = {m: ev.overall(figs[m]) for m in models}
+                figs[m].append(ms.utterance_figures(raw[m], meta["phones"], len(pcm)))
+        conditions[name] = {m: ms.overall(figs[m]) for m in models}
         timing[name] = round(time.monotonic() - t0, 1)
 
     degraded("level -30 dBFS", lambda i, pcm, meta: at_level(pcm, meta["phones"], -30.0))
@@ -219,15 +220,15 @@ def run(renderer, args, data, per, kept, models):
     # resampled sources through `essence2 render`, measured from y4m against a converted rest frame
     y4m_clean = None
     if args.cli and os.path.exists(args.cli):
-        meter = ev.MouthMeter(roundtrip(renderer.rest), ev.read_imx_mouth(args.avatar)[0])
+        meter = ms.MouthMeter(roundtrip(renderer.rest), ms.read_imx_mouth(args.avatar)[0])
         crop = meter.crop
         ref = {m: [] for m in models}
         for i in subset:
             uid, pcm, meta = data[i]
             for m in models:
                 raw = meter.measure(roundtrip(kept[i][m]))
-                ref[m].append(ev.utterance_figures(raw, meta["phones"], len(pcm)))
-        y4m_clean = {m: ev.overall(ref[m]) for m in models}
+                ref[m].append(ms.utterance_figures(raw, meta["phones"], len(pcm)))
+        y4m_clean = {m: ms.overall(ref[m]) for m in models}
         with tempfile.TemporaryDirectory(prefix="lipsync-eval-") as work:
             for rate in (24000, 48000):
                 figs = {m: [] for m in models}
@@ -250,8 +251,8 @@ def run(renderer, args, data, per, kept, models):
                     if errors:
                         raise errors[0]
                     for m in models:
-                        figs[m].append(ev.utterance_figures(res[m], meta["phones"], len(pcm)))
-                conditions[f"{rate // 1000} kHz source (render)"] = {m: ev.overall(figs[m]) for m in models}
+                        figs[m].append(ms.utterance_figures(res[m], meta["phones"], len(pcm)))
+                conditions[f"{rate // 1000} kHz source (render)"] = {m: ms.overall(figs[m]) for m in models}
                 timing[f"{rate // 1000} kHz source (render)"] = round(time.monotonic() - t0, 1)
 
     # non-speech: activity relative to clean speech's 98th percentile
@@ -260,7 +261,7 @@ def run(renderer, args, data, per, kept, models):
     for name, pcm in (("tone 440 Hz", tone()), ("chord sequence", chords()), ("clicks", clicks())):
         raw = renderer.raw_openness(pcm)
         nonspeech[name] = {m: {"mean_openness": float(raw[m].mean() / max(p98[m], 1e-9)),
-                               "active_share": float((raw[m] > ev.CLOSED * p98[m]).mean()),
+                               "active_share": float((raw[m] > ms.CLOSED * p98[m]).mean()),
                                "frames": int(len(raw[m]))} for m in models}
 
     def delta(figs, ref):

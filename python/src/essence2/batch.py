@@ -8,8 +8,9 @@ cluster (``--address ray://host:10001`` or ``auto``) where the workers have this
 
 Resumable: an output appears only when it is complete (written beside it and renamed), and a row whose output
 exists is skipped. Progress is printed as tasks finish; failures are listed with their reason, and the whole run
-is written to ``DIR/batch-report.csv``. Exit status: 0 when every row is rendered, 1 when some failed, 2 for a
-bad manifest or arguments. Needs ``ray`` and ``av`` (PyAV) from PyPI.
+is written to ``DIR/batch-report.csv``. Exit status: 0 when every row is rendered, 1 when some failed (or the
+``batch`` extra is not installed), 2 for a bad manifest or arguments. Needs the ``batch`` extra
+(``pip install 'essence2[batch]'``: Ray and PyAV).
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+from ._extras import needs_extra
+
+with needs_extra("batch", __name__):
+    import av  # noqa: F401 - checked here; render() imports it where it runs (a Ray worker)
+    import ray
 
 
 @dataclass
@@ -64,7 +71,7 @@ def render(job: Job, seed: int) -> dict[str, Any]:
     started = time.monotonic()
     tmp = job.output + ".part"
     try:
-        import av
+        import av  # noqa: F811 - in the worker: one without PyAV fails its rows, reported, not the batch
 
         from ._audio import decode_audio
         from .engine import Essence2
@@ -132,11 +139,6 @@ def main(argv: list[str] | None = None) -> int:
          "reason": "output exists"} for j in jobs if os.path.exists(j.output)]
     started = time.monotonic()
     if todo:
-        try:
-            import ray
-        except ImportError:
-            print("essence2.batch: needs Ray: pip install ray", file=sys.stderr)
-            return 2
         ray.init(address=a.address, num_cpus=None if a.address else a.num_cpus, include_dashboard=False,
                  log_to_driver=False, configure_logging=False)
         try:

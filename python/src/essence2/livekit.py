@@ -10,7 +10,8 @@ and yields the avatar's video (``rtc.VideoFrame``, RGBA, 25 a second) with the s
                           options=gen.avatar_options())
     await runner.start()
 
-See ``examples/python/livekit_avatar_worker.py`` for a whole worker. Needs ``livekit-agents``.
+See ``examples/python/livekit_avatar_worker.py`` for a whole worker. Needs the ``livekit`` extra
+(``pip install 'essence2[livekit]'``: livekit-agents, soxr).
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from collections.abc import AsyncIterator
 
 import numpy as np
 
-try:
+from ._extras import needs_extra
+
+with needs_extra("livekit", __name__):
     from livekit import rtc
     from livekit.agents.voice.avatar import AudioSegmentEnd, AvatarOptions, VideoGenerator
-except ImportError as e:  # pragma: no cover - depends on the environment
-    raise ImportError("essence2.livekit needs LiveKit Agents: pip install livekit-agents") from e
 
 from . import _native as N
 from ._feed import ReplyFeed

@@ -9,7 +9,7 @@ per video frame). Between replies it sends idle frames; an interruption eases th
     pipeline = Pipeline([transport.input(), stt, llm, tts, Essence2VideoProcessor(avatar="grace-hopper"),
                          transport.output()])
 
-Needs ``pipecat-ai`` (``pip install pipecat-ai``).
+Needs the ``pipecat`` extra (``pip install 'essence2[pipecat]'``: pipecat-ai, soxr).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-try:
+from ._extras import needs_extra
+
+with needs_extra("pipecat", __name__):
     from pipecat.frames.frames import (CancelFrame, EndFrame, Frame, InterruptionFrame, OutputAudioRawFrame,
                                        OutputImageRawFrame, StartFrame, TTSAudioRawFrame, TTSStoppedFrame)
     from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
-except ImportError as e:  # pragma: no cover - depends on the environment
-    raise ImportError("essence2.pipecat needs Pipecat: pip install pipecat-ai") from e
 
 from . import _native as N
 from ._feed import ReplyFeed

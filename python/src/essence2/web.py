@@ -2,8 +2,9 @@
 
 Type text (spoken by espeak-ng), drop an audio file, or speak into the microphone, and watch and hear the
 avatar in the browser: one video and one audio track (aiortc), timestamped from the same frame count, so the
-browser plays them in step. The interrupt button eases the face to rest. Needs ``aiohttp``, ``aiortc`` and
-``soxr`` from PyPI, and the ``espeak-ng`` command for typed text; ``ffmpeg`` decodes other files than WAV.
+browser plays them in step. The interrupt button eases the face to rest. Needs the ``web`` extra
+(``pip install 'essence2[web]'``: aiohttp, aiortc, PyAV, soxr) and the ``espeak-ng`` command for typed text;
+``ffmpeg`` decodes other files than WAV.
 Serves on 127.0.0.1 unless ``--host`` says otherwise.
 """
 
@@ -20,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-try:
+from ._extras import needs_extra
+
+with needs_extra("web", __name__):
     from aiohttp import web
     from aiortc import MediaStreamTrack, RTCPeerConnection, RTCSessionDescription
     from av import AudioFrame, VideoFrame
-except ImportError as e:  # pragma: no cover - depends on the environment
-    raise ImportError("essence2.web needs aiohttp and aiortc: pip install aiohttp aiortc soxr") from e
 
 from . import _native as N
 from ._audio import decode_audio
