@@ -143,11 +143,11 @@ CTEST_SOURCES := $(wildcard integration/c/*.c)
 
 $(OUT)/test_abi: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
+	$(CC) $(CFLAGS) $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
 $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB)
+	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
 test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools test-python test-gst \
       test-service test-sessions test-downloads
@@ -221,7 +221,7 @@ $(OUT)/test_abi_tsan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(TS
 	cp $(TSAN_SWIFT) $(OUT)/tsan/libessence2.so.$(SOMAJOR)
 	ln -sf libessence2.so.$(SOMAJOR) $(OUT)/tsan/libessence2.so
 	$(TSAN_CC) -fsanitize=thread -O1 -g $(CWARN) -pthread $(CTEST_SOURCES) -o $@ -L$(OUT)/tsan -lessence2 \
-	  -L$(SWIFT_RT) -ldispatch -lBlocksRuntime -Wl,-rpath,$(abspath $(OUT)/tsan):$(SWIFT_RT)
+	  -L$(SWIFT_RT) -ldispatch -lBlocksRuntime -lm -Wl,-rpath,$(abspath $(OUT)/tsan):$(SWIFT_RT)
 
 test-tsan: $(OUT)/test_abi_tsan
 	TSAN_OPTIONS=halt_on_error=1 $(OUT)/test_abi_tsan --no-fork avatars/grace-hopper.imx $(TSAN_TESTS)
@@ -248,13 +248,16 @@ PY_VENV := $(OUT)/venv-python
 
 python: $(WHEEL)
 
-$(WHEEL): build python/build_wheel.py $(wildcard python/src/essence2/*.py) python/src/essence2/py.typed python/README.md
+$(WHEEL): build python/build_wheel.py python/pyproject.toml $(wildcard python/src/essence2/*.py) python/src/essence2/py.typed python/README.md
 	python3 python/build_wheel.py --lib $(OUT)/lib/libessence2.so.$(VERSION) --avatars avatars --out dist
 
-$(PY_VENV)/.ready:
-	rm -rf $(PY_VENV)
-	python3 -m venv $(PY_VENV)
-	$(PY_VENV)/bin/pip install -q 'numpy<2' soxr pytest av pipecat-ai livekit-agents aiohttp aiortc selenium ray
+# The environment has what every extra of python/pyproject.toml brings (the one list, read by build_wheel.py),
+# with pytest and selenium for the tests.
+PY_EXTRAS := web,pipecat,livekit,batch,test
+
+$(PY_VENV)/.ready: python/pyproject.toml
+	test -x $(PY_VENV)/bin/pip || python3 -m venv $(PY_VENV)
+	$(PY_VENV)/bin/pip install -q 'numpy<2' selenium $$(python3 python/build_wheel.py --requirements $(PY_EXTRAS))
 	touch $@
 
 test-python: $(WHEEL) $(PY_VENV)/.ready

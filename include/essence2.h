@@ -59,9 +59,10 @@
 
 /* ---- Version ---------------------------------------------------------------------------------------- */
 #define ESSENCE2_VERSION_MAJOR 1 /**< incompatible ABI changes (a new SONAME) */
-#define ESSENCE2_VERSION_MINOR 2 /**< functions and codes added, compatible (1.1: frame_fd, reply_counts, version_number;
+#define ESSENCE2_VERSION_MINOR 3 /**< functions and codes added, compatible (1.1: frame_fd, reply_counts, version_number;
                                       1.2: set_service_url, metered sessions: see Credentials;
-                                      download_avatar: see Downloads) */
+                                      download_avatar: see Downloads; 1.3: take_frame and its frame_info,
+                                      BE_ESSENCE2_PACING_AUDIO_CLOCK) */
 #define ESSENCE2_VERSION_PATCH 0 /**< fixes */
 /** One number for a version: major * 1000000 + minor * 1000 + patch. */
 #define ESSENCE2_VERSION_NUMBER(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))
@@ -325,9 +326,44 @@ BE_ESSENCE2_WARN_UNUSED_RESULT
 int32_t be_essence2_push_audio(be_essence2_handle h, const int16_t *samples, int32_t count);
 
 /**
+ * Queues speech of the running reply (or starts one): any amount, mono, at any sample rate from 1000 to
+ * 384000 Hz. The library resamples it to 16 kHz (one band-limited resampler, its filter carried from one call
+ * to the next so pieces join seamlessly; a new rate starts a new filter; 16 kHz goes in unchanged). It never
+ * blocks and never waits for ring room: what the ring cannot take yet waits inside the engine (up to 10
+ * minutes of 16 kHz audio) and goes into the ring, in order, as frames are taken. be_essence2_push_audio()
+ * after it queues behind what waits; be_essence2_end_utterance() ends the reply after it; be_essence2_reset()
+ * drops it. Since 1.3.
+ * @param samples     count samples (may be NULL when count is 0).
+ * @param count       >= 0.
+ * @param sample_rate the samples' rate in Hz.
+ * @return 0 queued; -1 bad argument (unknown handle, samples NULL with count > 0, count < 0, a sample rate
+ *         outside 1000...384000); -2 nothing was queued: the audio waiting would exceed 10 minutes (take frames,
+ *         then feed again), or be_essence2_quiesce_all() stopped the engine.
+ * Reason: set on -1 and -2, cleared on 0. Thread safety: any thread; calls from several threads queue in the
+ * order they take the engine's feed lock.
+ */
+BE_ESSENCE2_WARN_UNUSED_RESULT
+int32_t be_essence2_feed_audio(be_essence2_handle h, const int16_t *samples, int32_t count, int32_t sample_rate);
+
+/**
+ * be_essence2_feed_audio() for float samples, full scale -1...1: each becomes round(x * 32768) clipped to
+ * -32768...32767 (NaN and infinities are silence), the library's one rule (the inverse of reading 16-bit
+ * audio as x / 32768). Since 1.3.
+ * @return as be_essence2_feed_audio(). Reason: as be_essence2_feed_audio().
+ */
+BE_ESSENCE2_WARN_UNUSED_RESULT
+int32_t be_essence2_feed_float(be_essence2_handle h, const float *samples, int32_t count, int32_t sample_rate);
+
+/** Samples (16 kHz) fed with be_essence2_feed_audio() / _feed_float() that still wait beyond the ring. @return
+ *  >= 0, or -1 for an unknown handle. Reason: set on -1, cleared otherwise. Since 1.3. */
+int64_t be_essence2_pending_samples(be_essence2_handle h);
+
+/**
  * Marks the current reply's audio complete: its remaining frames render (the last partial 40 ms padded
  * with silence), then the face eases back to rest at once (RAMP frames, then IDLE), instead of waiting for
  * 0.6 s without audio. Audio pushed afterwards starts a new reply. Without a running reply it does nothing.
+ * Audio fed with be_essence2_feed_audio() or be_essence2_feed_float() that still waits beyond the ring belongs
+ * to the reply: it ends after that audio (since 1.3).
  * @return 0, or -1 for an unknown handle.
  * Reason: set on -1, cleared on 0.
  */
@@ -360,6 +396,55 @@ int32_t be_essence2_frames_available(be_essence2_handle h);
  */
 BE_ESSENCE2_WARN_UNUSED_RESULT
 int32_t be_essence2_pull_frame(be_essence2_handle h, uint8_t *out, int32_t capacity);
+
+/* ---- The frame record (since 1.3) ---------------------------------------------------------------- */
+
+/** Samples of audio in one frame (40 ms at 16 kHz): the size of be_essence2_frame_info.audio. */
+#define BE_ESSENCE2_FRAME_AUDIO_SAMPLES 640
+
+/**
+ * What the engine knows about a frame it hands out, filled by be_essence2_take_frame(). The struct grows only
+ * at its end: set `size` to sizeof(be_essence2_frame_info) before each call; the library writes no byte past
+ * `size` and refuses a size smaller than this version's (1.3) struct. Since 1.3.
+ */
+typedef struct be_essence2_frame_info {
+    uint32_t size;          /**< in: sizeof(be_essence2_frame_info) as the caller compiled it */
+    int32_t kind;           /**< BE_ESSENCE2_FRAME_IDLE, _SPEECH or _RAMP */
+    int64_t index;          /**< frames this engine handed out before this one (0 for the first) */
+    int64_t reply;          /**< speech and ramp frames: the reply's number, 1 for the engine's first; 0 for idle */
+    int64_t reply_frame;    /**< speech and ramp frames: the frame's index within its reply; -1 for idle */
+    double audio_time;      /**< speech frames: seconds into the reply's audio where this frame's audio starts
+                                 (0, 0.04, ...: start the reply's sound on 0); -1 when has_audio_time is 0 */
+    int32_t has_audio_time; /**< 1 for speech frames, 0 otherwise (no audio time) */
+    int32_t ends_reply;     /**< 1 on the first frame after a reply ended, once per reply (the idle frame after its
+                                 ramp, the frame after an interrupt, or speech straight after a ramp) */
+    int64_t skipped;        /**< reply frames skipped (late, their audio already played, or passed over by the
+                                 playout anchor) since the frame handed out before this one */
+    int32_t bytes;          /**< bytes written to pixels: width * height * 3 of the current mode */
+    int32_t audio_samples;  /**< samples of the reply's audio this frame covers, 0 to 640 (640 for speech frames
+                                 but a reply's last partial one or a frame held while live audio ran dry) */
+    int16_t audio[BE_ESSENCE2_FRAME_AUDIO_SAMPLES]; /**< the frame's own speech, 16 kHz mono: audio_samples
+                                 samples of the reply, then silence (all silence outside speech) */
+} be_essence2_frame_info;
+
+/**
+ * be_essence2_pull_frame() with the frame's record: takes the next due frame into `pixels` and fills `info`
+ * with its kind, its place among the frames handed out and in its reply, its audio time, whether it ends a
+ * reply, the frames skipped before it and its own 640 samples of speech. A host that plays the sound of the
+ * frames it shows (a muxer, a WebRTC track, a pipeline's audio pad) takes each frame's audio from here: no
+ * copy of the pushed audio or of the reply rules is needed. Frames taken with be_essence2_pull_frame() or
+ * be_essence2_idle_frame() are counted in `index` too.
+ * @param pixels   receives width*height*3 bytes (B,G,R) for the current mode.
+ * @param capacity size of pixels in bytes, at least width*height*3.
+ * @param info     caller-owned; `size` set by the caller (see be_essence2_frame_info). Written only when a
+ *                 frame is returned.
+ * @return the number of bytes written; 0 when no frame is due yet (info untouched);
+ *         -1 bad argument (unknown handle, NULL pixels or info, capacity smaller than a frame, info->size
+ *         smaller than the 1.3 struct); -3 the session refuses frames, as be_essence2_pull_frame().
+ * Reason: set on -1 and -3, cleared otherwise. Thread safety: as be_essence2_pull_frame(). Since 1.3.
+ */
+BE_ESSENCE2_WARN_UNUSED_RESULT
+int32_t be_essence2_take_frame(be_essence2_handle h, uint8_t *pixels, int32_t capacity, be_essence2_frame_info *info);
 
 /**
  * Takes the next idle frame (kind IDLE, mouth at rest, idle motion going on), whatever the reply state;

@@ -1,6 +1,6 @@
 """Builds the essence2 wheel with libessence2 and the shipped avatars inside (``make python``).
 
-    python3 python/build_wheel.py --lib build/lib/libessence2.so.1.2.0 --avatars avatars --out dist
+    python3 python/build_wheel.py --lib build/lib/libessence2.so.1.3.0 --avatars avatars --out dist
 
 Writes ``dist/essence2-<version>-py3-none-linux_<arch>.whl``: the pure-Python package from ``python/src``, the
 library as ``essence2/_data/libessence2.so.1`` (it links only libc, libm, libstdc++ and libgcc_s: the Swift
@@ -63,6 +63,18 @@ def requirements(proj: dict[str, Any]) -> list[str]:
     return lines
 
 
+def pinned(proj: dict[str, Any], extras: list[str]) -> list[str]:
+    """The requirements of the package and of `extras` (pip's syntax), for installing a test environment."""
+    known = proj.get("optional-dependencies", {})
+    unknown = [e for e in extras if e not in known]
+    if unknown:
+        raise SystemExit(f"no extra named {', '.join(unknown)} in pyproject.toml (there are: {', '.join(known)})")
+    reqs = list(proj.get("dependencies", []))
+    for extra in extras:
+        reqs += [r for r in known[extra] if r not in reqs]
+    return reqs
+
+
 def metadata(ver: str, readme: str, proj: dict[str, Any] | None = None) -> str:
     """The wheel's METADATA (core metadata 2.1) for version ``ver``, with ``readme`` as its description."""
     proj = project() if proj is None else proj
@@ -78,11 +90,18 @@ def digest(data: bytes) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--lib", required=True, help="libessence2.so built by `make`")
-    ap.add_argument("--avatars", required=True, help="directory of .imx avatars to ship")
+    ap.add_argument("--lib", help="libessence2.so built by `make`")
+    ap.add_argument("--avatars", help="directory of .imx avatars to ship")
     ap.add_argument("--license", default=str(HERE.parent / "LICENSE"))
     ap.add_argument("--out", default="dist")
+    ap.add_argument("--requirements", metavar="EXTRA,EXTRA",
+                    help="print the requirements of the package and these extras, one a line, and build nothing")
     a = ap.parse_args(argv)
+    if a.requirements is not None:
+        print("\n".join(pinned(project(), [e for e in a.requirements.split(",") if e])))
+        return 0
+    if not a.lib or not a.avatars:
+        ap.error("--lib and --avatars are needed to build the wheel")
     lib = Path(a.lib)
     if not lib.is_file():
         raise SystemExit(f"{lib}: no such library (run make first)")

@@ -24,6 +24,49 @@ public func be_essence2_push_audio(_ h: OpaquePointer?, _ samples: UnsafePointer
     }
 }
 
+@_cdecl("be_essence2_feed_audio")
+public func be_essence2_feed_audio(_ h: OpaquePointer?, _ samples: UnsafePointer<Int16>?, _ count: Int32,
+                                   _ sampleRate: Int32) -> Int32 {
+    feed(h, samples, count, sampleRate) { engine, buffer in engine.feed(buffer, sampleRate: Int(sampleRate)) }
+}
+
+@_cdecl("be_essence2_feed_float")
+public func be_essence2_feed_float(_ h: OpaquePointer?, _ samples: UnsafePointer<Float>?, _ count: Int32,
+                                   _ sampleRate: Int32) -> Int32 {
+    feed(h, samples, count, sampleRate) { engine, buffer in engine.feed(buffer, sampleRate: Int(sampleRate)) }
+}
+
+@_cdecl("be_essence2_pending_samples")
+public func be_essence2_pending_samples(_ h: OpaquePointer?) -> Int64 {
+    guard let engine = HandleRegistry.engine(h) else { return Int64(fail(ResultCode.argument, unknownHandle)) }
+    return succeed(Int64(engine.pendingSamples))
+}
+
+private func feed<Sample>(_ h: OpaquePointer?, _ samples: UnsafePointer<Sample>?, _ count: Int32, _ sampleRate: Int32,
+                          _ body: (Engine, UnsafeBufferPointer<Sample>) -> FeedOutcome) -> Int32 {
+    withEngine(h, failing: ResultCode.argument) { engine in
+        guard count >= 0 else { return fail(ResultCode.argument, "count \(count) is negative") }
+        guard StreamResampler.rates.contains(Int(sampleRate)) else {
+            return fail(ResultCode.argument, "sample_rate \(sampleRate) is outside \(StreamResampler.rates.lowerBound)..."
+                + "\(StreamResampler.rates.upperBound) Hz")
+        }
+        if count == 0 { return succeed(ResultCode.ok) }
+        guard let samples else { return fail(ResultCode.argument, "samples is NULL with count \(count)") }
+        switch body(engine, UnsafeBufferPointer(start: samples, count: Int(count))) {
+        case .queued:
+            return succeed(ResultCode.ok)
+        case .unsupportedRate(let rate):
+            return fail(ResultCode.argument, "sample_rate \(rate) is not supported")
+        case .overLimit(let pending):
+            return fail(ResultCode.full, "\(pending) samples already wait beyond the ring and \(count) more would pass the "
+                + "limit of \(Engine.feedLimit) (10 minutes): take frames, then feed again; nothing was queued")
+        case .stopped:
+            return fail(ResultCode.full, "the engine was stopped by be_essence2_quiesce_all; nothing was queued: "
+                + "destroy it and create a new one")
+        }
+    }
+}
+
 @_cdecl("be_essence2_end_utterance")
 public func be_essence2_end_utterance(_ h: OpaquePointer?) -> Int32 {
     withEngine(h, failing: ResultCode.argument) { engine in
@@ -42,6 +85,34 @@ public func be_essence2_frames_available(_ h: OpaquePointer?) -> Int32 {
 @_cdecl("be_essence2_pull_frame")
 public func be_essence2_pull_frame(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int32) -> Int32 {
     pull(h, out, capacity, idleOnly: false)
+}
+
+@_cdecl("be_essence2_take_frame")
+public func be_essence2_take_frame(_ h: OpaquePointer?, _ pixels: UnsafeMutablePointer<UInt8>?, _ capacity: Int32,
+                                   _ info: UnsafeMutableRawPointer?) -> Int32 {
+    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
+    guard let pixels else { return fail(ResultCode.argument, "pixels is NULL") }
+    guard let info else { return fail(ResultCode.argument, "info is NULL (pass a be_essence2_frame_info)") }
+    let size = info.loadUnaligned(as: UInt32.self)
+    guard size >= UInt32(FrameInfoLayout.size) else {
+        return fail(ResultCode.argument, "info->size is \(size), smaller than the \(FrameInfoLayout.size) bytes of "
+            + "be_essence2_frame_info (1.3): set it to sizeof(be_essence2_frame_info) before the call")
+    }
+    guard capacity > 0 else {
+        return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes")
+    }
+    switch engine.take(into: UnsafeMutableRawBufferPointer(start: pixels, count: Int(capacity))) {
+    case .frame(let frame):
+        FrameInfoLayout.write(frame, into: info)
+        return succeed(Int32(clamping: frame.bytes))
+    case .notDue:
+        return succeed(0)
+    case .bufferTooSmall:
+        return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes "
+            + "(width * height * 3 of the current mode; be_essence2_get_info gives the size)")
+    case .refused(let reason):
+        return fail(ResultCode.refused, reason)
+    }
 }
 
 @_cdecl("be_essence2_idle_frame")

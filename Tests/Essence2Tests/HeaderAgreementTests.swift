@@ -44,6 +44,8 @@ import Testing
         #expect(Self.defines["BE_ESSENCE2_MODE_HEAD"] == Int(DisplayMode.head.rawValue))
         #expect(Self.defines["BE_ESSENCE2_PACING_REALTIME"] == Int(Pacing.realtime.rawValue))
         #expect(Self.defines["BE_ESSENCE2_PACING_UNPACED"] == Int(Pacing.unpaced.rawValue))
+        #expect(Self.defines["BE_ESSENCE2_PACING_AUDIO_CLOCK"] == Int(Pacing.audioClock.rawValue))
+        #expect(Self.defines["BE_ESSENCE2_FRAME_AUDIO_SAMPLES"] == StreamFormat.samplesPerFrame)
         #expect(Self.defines["BE_ESSENCE2_LIPSYNC_LEARNED"] == Int(LipSyncModel.learned.rawValue))
         #expect(Self.defines["BE_ESSENCE2_LIPSYNC_V1"] == Int(LipSyncModel.v1.rawValue))
     }

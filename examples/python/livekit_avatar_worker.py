@@ -1,7 +1,7 @@
 """An avatar worker for LiveKit Agents: joins the room, receives the agent's speech as a data stream, and
 publishes the avatar's video with the speech audio in step (the agents framework's AvatarRunner).
 
-    pip install dist/essence2-*.whl livekit-agents soxr
+    pip install "$(ls dist/essence2-*.whl)[livekit]"
     LIVEKIT_URL=wss://... LIVEKIT_TOKEN=... python examples/python/livekit_avatar_worker.py
 
 The agent side sends its audio to this participant with ``DataStreamAudioOutput`` (see the LiveKit Agents

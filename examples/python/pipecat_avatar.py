@@ -1,6 +1,6 @@
 """The avatar in a Pipecat pipeline: put Essence2VideoProcessor after the TTS service.
 
-    pip install dist/essence2-*.whl pipecat-ai soxr
+    pip install "$(ls dist/essence2-*.whl)[pipecat]"
 
 The processor takes the TTS audio, and sends image frames (25 a second, RGB) with the audio in step to the
 output transport; between replies the face idles, and an interruption eases it to rest. Replace the transport

@@ -63,6 +63,13 @@ static void check_unusable_handle(const char *file, int line, be_essence2_handle
     EXPECT(be_essence2_pulled_speech_frames(h), -1);
     EXPECT(be_essence2_set_playout_anchor(h, 1), -1);
     EXPECT(be_essence2_set_playout_position(h, 0), -1);
+    be_essence2_frame_info info = {.size = sizeof info};
+    EXPECT(be_essence2_take_frame(h, frame, (int32_t)sizeof frame, &info), -1);
+    int16_t pcm[4] = {0};
+    float fpcm[4] = {0};
+    EXPECT(be_essence2_feed_audio(h, pcm, 4, 16000), -1);
+    EXPECT(be_essence2_feed_float(h, fpcm, 4, 48000), -1);
+    EXPECT(be_essence2_pending_samples(h), -1);
     EXPECT(be_essence2_last_frame_index(h), -1);
     EXPECT(be_essence2_skipped_frames(h), -1);
     EXPECT(be_essence2_reanchor_slots(h), -1);

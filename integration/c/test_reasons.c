@@ -124,6 +124,16 @@ void test_every_function_sets_its_reason_on_failure_and_clears_it_on_success(voi
     FAILS_WITH_REASON(rc = be_essence2_set_playout_anchor(bad, 1), rc == -1);
     SUCCEEDS_AND_CLEARS(rc = be_essence2_set_playout_anchor(f.h, 0), rc == 0);
     FAILS_WITH_REASON(rc = be_essence2_set_playout_position(f.h, -1), rc == -1);
+    be_essence2_frame_info info = {.size = sizeof info};
+    FAILS_WITH_REASON(rc = be_essence2_take_frame(bad, f.frame, f.bytes, &info), rc == -1);
+    FAILS_WITH_REASON(rc = be_essence2_take_frame(f.h, f.frame, f.bytes, NULL), rc == -1);
+    SUCCEEDS_AND_CLEARS(rc = be_essence2_take_frame(f.h, f.frame, f.bytes, &info), rc >= 0);
+    FAILS_WITH_REASON(rc = be_essence2_feed_audio(bad, f.audio, 640, 16000), rc == -1);
+    FAILS_WITH_REASON(rc = be_essence2_feed_audio(f.h, f.audio, 640, 7), rc == -1);
+    SUCCEEDS_AND_CLEARS(rc = be_essence2_feed_audio(f.h, f.audio, 640, 16000), rc == 0);
+    FAILS_WITH_REASON(rc = be_essence2_feed_float(f.h, NULL, 640, 16000), rc == -1);
+    FAILS_WITH_REASON(n = be_essence2_pending_samples(bad), n == -1);
+    SUCCEEDS_AND_CLEARS(n = be_essence2_pending_samples(f.h), n >= 0);
     SUCCEEDS_AND_CLEARS(rc = be_essence2_set_playout_position(f.h, 0), rc == 0);
     FAILS_WITH_REASON(n = be_essence2_last_frame_index(bad), n == -1);
     SUCCEEDS_AND_CLEARS(n = be_essence2_last_frame_index(f.h), n >= -1);

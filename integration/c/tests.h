@@ -50,6 +50,15 @@ void test_playout_position_skips_frames_already_heard(void);
 void test_playout_anchor_starts_a_reply_at_the_live_audio_position(void);
 void test_engines_are_independent(void);
 
+/* test_frame_record.c */
+void test_take_frame_refuses_bad_arguments_and_a_short_info(void);
+void test_take_frame_records_a_reply_with_its_own_audio(void);
+void test_audio_clock_pacing_shows_speech_frames_on_the_played_position(void);
+void test_feed_refuses_bad_arguments_with_a_reason(void);
+void test_feed_takes_a_whole_reply_beyond_the_ring_and_frames_carry_it_back(void);
+void test_feed_float_at_48khz_is_resampled_once_by_the_library(void);
+void test_reset_drops_fed_audio_waiting_beyond_the_ring(void);
+
 /* test_threads.c */
 void test_four_pushers_and_one_puller_share_a_handle(void);
 void test_random_calls_from_two_threads_get_documented_results(void);

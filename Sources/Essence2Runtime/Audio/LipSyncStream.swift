@@ -28,6 +28,8 @@ package struct LipSyncStream: Sendable {
     /// Loudness and pitch of the frame `nextFrame` or `holdFrame` last returned (`SpeechCue.silence` for a
     /// held frame and before the first frame).
     package private(set) var lastCue = SpeechCue.silence
+    /// The samples the last frame consumed (up to 640; none for a held frame).
+    package private(set) var lastFrameAudio: [Int16] = []
     /// Hops analysed from real audio (so final); also the number of the next hop to analyse.
     private var committedHops = 0
     /// Absolute stream position where the window of hop `committedHops` starts.
@@ -77,6 +79,7 @@ package struct LipSyncStream: Sendable {
 
         lastCue = prosody.analyze(samples, start: frameStart, realEnd: realEnd)
         let consumed = min(buffered, Self.samplesPerFrame)
+        lastFrameAudio = samples.samples(from: frameStart, count: consumed)
         frameStart += consumed
         if consumed == Self.samplesPerFrame {
             frameHop += ArticulationHops.frameHops
@@ -93,6 +96,7 @@ package struct LipSyncStream: Sendable {
     /// closed smoothly.
     package mutating func holdFrame() -> Articulation {
         lastCue = .silence
+        lastFrameAudio = []
         return tongue.hold(pipeline.hold())
     }
 }

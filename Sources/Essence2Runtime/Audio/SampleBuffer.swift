@@ -25,6 +25,13 @@ struct SampleBuffer: Sendable {
         }
     }
 
+    /// The samples at absolute positions `from ..< from + count` that are retained (those before what is held
+    /// are left out; the caller asks only for retained ones).
+    func samples(from: Int, count: Int) -> [Int16] {
+        let lo = min(max(start, from), end), hi = max(min(end, from + count), lo)
+        return Array(storage[(head + lo - start)..<(head + hi - start)])
+    }
+
     /// Writes `output.count` samples starting at absolute position `from`, scaled to -1...1, into `output`.
     /// Positions before the stream, before what is retained, or at or after `realEnd` read as silence.
     package func read(from: Int, realEnd: Int, into output: UnsafeMutableBufferPointer<Float>) {

@@ -11,6 +11,8 @@ import Glibc
 /// the only one that blocks. The render thread ends after `stop()` (or when the engine is released).
 package final class Engine: Sendable {
     let core: EngineCore
+    /// Audio fed beyond the ring (`feed`), pushed in as frames are taken.
+    let audioFeed = Locked(AudioFeed())
     /// The metered session frames are checked against and counted in; nil when unmetered (no service).
     package let session: MeteredSession?
 
@@ -81,12 +83,68 @@ package final class Engine: Sendable {
 
     // MARK: Audio
 
-    /// Queues speech, all or nothing; says why nothing was queued when it was not.
+    /// Queues speech into the ring, all or nothing; says why nothing was queued when it was not. While fed audio
+    /// waits beyond the ring, the samples queue behind it instead (order is kept; the limit of `feed` applies).
     package func push(_ samples: UnsafeBufferPointer<Int16>) -> PushOutcome {
+        let queuedBehindFeed = audioFeed.withLock { feed -> PushOutcome? in
+            guard feed.hasQueued else { return nil }
+            switch feed.append(samples, rate: StreamFormat.sampleRate) {
+            case .queued: return .queued
+            case .overLimit(let pending): return .ringFull(buffered: StreamFormat.ringSamples + pending)
+            case .unsupportedRate, .stopped: return .stopped
+            }
+        }
+        if let queuedBehindFeed {
+            pumpFeed()
+            return queuedBehindFeed
+        }
         let now = core.clock.nanoseconds()
         let outcome = core.state.withLock { $0.push(samples, now: now) }
         if outcome == .queued { core.wake() }
         return outcome
+    }
+
+    /// Queues speech of the running reply (or starts one): any amount, 16-bit samples at any rate the
+    /// resampler takes (1 kHz to 384 kHz; 16 kHz goes in unchanged), carrying the filter from one call to the
+    /// next. Never blocks and never waits for ring room: what the ring cannot take yet waits (up to
+    /// `AudioFeed.limit` samples) and goes in as frames are taken.
+    package func feed(_ samples: UnsafeBufferPointer<Int16>, sampleRate: Int) -> FeedOutcome {
+        guard !core.state.withLock({ $0.stopped }) else { return .stopped }
+        let outcome = audioFeed.withLock { $0.append(samples, rate: sampleRate) }
+        if outcome == .queued { pumpFeed() }
+        return outcome
+    }
+
+    /// `feed` for float samples (-1...1, clipped; NaN and infinities are silence: `SampleConversion`).
+    package func feed(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int) -> FeedOutcome {
+        guard !core.state.withLock({ $0.stopped }) else { return .stopped }
+        let outcome = audioFeed.withLock { $0.append(samples, rate: sampleRate) }
+        if outcome == .queued { pumpFeed() }
+        return outcome
+    }
+
+    /// The most 16 kHz samples that may wait beyond the ring (10 minutes).
+    package static let feedLimit = AudioFeed.limit
+
+    /// Samples fed that wait beyond the ring (not yet taken in by the engine).
+    package var pendingSamples: Int { audioFeed.withLock { $0.pendingSamples } }
+
+    /// Moves fed audio into the ring as far as it has room.
+    func pumpFeed() {
+        let now = core.clock.nanoseconds()
+        var moved = false
+        audioFeed.withLock { feed in
+            guard feed.hasQueued else { return }
+            _ = feed.pump(push: { samples in
+                let outcome = core.state.withLock { $0.push(samples, now: now) }
+                moved = moved || outcome == .queued
+                return outcome
+            }, end: {
+                core.state.withLock { $0.endUtterance() }
+                moved = true
+            })
+        }
+        if moved { core.wake() }
     }
 
     /// Queues speech; false when nothing was queued (the ring has no room for all of it, or the engine stopped).
@@ -94,14 +152,23 @@ package final class Engine: Sendable {
         push(samples) == .queued
     }
 
-    /// The running reply's audio is complete: its frames finish, then the face eases to rest.
+    /// The running reply's audio is complete: its frames finish, then the face eases to rest. Fed audio still
+    /// waiting beyond the ring belongs to the reply: it ends after that audio.
     package func endUtterance() {
-        core.state.withLock { $0.endUtterance() }
-        core.wake()
+        let ended = audioFeed.withLock { feed -> Bool in
+            if feed.hasQueued || feed.isResampling {
+                feed.appendEnd()
+                return false
+            }
+            core.state.withLock { $0.endUtterance() }
+            return true
+        }
+        if ended { core.wake() } else { pumpFeed() }
     }
 
     /// Interrupt: drops queued audio and frames; the face eases to rest from the frame last shown.
     package func reset() {
+        audioFeed.withLock { $0.removeAll() }
         let now = core.clock.nanoseconds()
         core.state.withLock { $0.reset(now: now) }
         core.wake()
@@ -132,6 +199,8 @@ package final class Engine: Sendable {
         /// Replies started and ended so far, this frame counted.
         package var repliesStarted: Int64
         package var repliesEnded: Int64
+        /// Everything else known about the frame, recorded as it was handed out.
+        package var record: FrameRecord
     }
 
     /// The outcome of asking for a frame, with the frame's details.
@@ -144,10 +213,17 @@ package final class Engine: Sendable {
 
     /// Takes the next due frame (reply or idle, or only idle) into `out`, with its details.
     package func take(into out: UnsafeMutableRawBufferPointer, idleOnly: Bool = false) -> TakeOutcome {
-        guard let session else { return core.take(into: out, idleOnly: idleOnly) }
+        guard let session else {
+            let outcome = core.take(into: out, idleOnly: idleOnly)
+            if case .frame = outcome { pumpFeed() }
+            return outcome
+        }
         if case .refused(let reason) = session.permission() { return .refused(reason) }
         let outcome = core.take(into: out, idleOnly: idleOnly)
-        if case .frame(let frame) = outcome { session.delivered(frame.kind) }
+        if case .frame(let frame) = outcome {
+            session.delivered(frame.kind)
+            pumpFeed()
+        }
         return outcome
     }
 

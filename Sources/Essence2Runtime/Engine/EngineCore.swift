@@ -68,7 +68,8 @@ final class EngineCore: Sendable {
             var shown: Engine.TakenFrame?
             if case .frame(let buffer, let kind) = result, let last = s.lastShown {
                 shown = Engine.TakenFrame(kind: kind, bytes: buffer.bytes.count, index: last.index, replyID: last.replyID,
-                                          repliesStarted: s.tracker.started, repliesEnded: s.tracker.ended)
+                                          repliesStarted: s.tracker.started, repliesEnded: s.tracker.ended,
+                                          record: s.lastRecord ?? .idle(sequence: 0))
             }
             return (result, s.needsPlanning, available, shown)
         }
@@ -87,7 +88,7 @@ final class EngineCore: Sendable {
             state.withLock { $0.recycle(buffer) }
             wake()
             return .frame(shown ?? Engine.TakenFrame(kind: kind, bytes: count, index: -1, replyID: 0,
-                                                     repliesStarted: 0, repliesEnded: 0))
+                                                     repliesStarted: 0, repliesEnded: 0, record: .idle(sequence: 0)))
         }
     }
 

@@ -157,6 +157,25 @@ extension EngineState {
             articulation: frame.params.articulation, motion: frame.motion, gesture: frame.gesture,
             audioEnd: frame.audioEnd)
         retireFinishedReplies()
+        record(frame)
         return .frame(buffer, frame.kind)
+    }
+
+    /// Records the frame being handed out (after the tracker has observed it).
+    private mutating func record(_ frame: PlannedFrame) {
+        let skipped = skippedFrames + anchorSlots
+        let isReplyFrame = frame.kind != .idle
+        var audioTime: Double?
+        if frame.kind == .speech {
+            audioTime = Double(frame.audioEnd - Int64(frame.audio.count)) / Double(StreamFormat.sampleRate)
+        }
+        lastRecord = FrameRecord(
+            kind: frame.kind, sequence: handedOut, reply: isReplyFrame ? tracker.started : 0,
+            replyFrame: isReplyFrame ? frame.index : -1, audioTime: audioTime,
+            endsReply: tracker.ended > endedAtLastHandout, skippedBefore: skipped - skippedAtLastHandout,
+            audio: frame.audio)
+        handedOut += 1
+        skippedAtLastHandout = skipped
+        endedAtLastHandout = tracker.ended
     }
 }

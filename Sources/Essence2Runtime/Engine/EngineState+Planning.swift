@@ -108,7 +108,9 @@ extension EngineState {
             reply.consumed += Int64(before - reply.lipSync.bufferedSamples)
             reply.lastArticulation = a
             let gesture = reply.gesture?.advance(reply.lipSync.lastCue) ?? .none
-            return makeReplyFrame(&reply, kind: .speech, articulation: a, gesture: gesture)
+            var frame = makeReplyFrame(&reply, kind: .speech, articulation: a, gesture: gesture)
+            frame.audio = reply.lipSync.lastFrameAudio
+            return frame
         case .ramp(let from, let step):
             guard step < EngineState.rampFrames else {
                 reply.phase = .done

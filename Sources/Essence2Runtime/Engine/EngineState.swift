@@ -48,6 +48,12 @@ struct EngineState {
     var nextID: UInt64 = 1
     var pool: [FrameBuffer] = []
 
+    /// The record of the frame handed out last (FrameRecord), and what it was computed from.
+    var lastRecord: FrameRecord?
+    var handedOut: Int64 = 0
+    var skippedAtLastHandout: Int64 = 0
+    var endedAtLastHandout: Int64 = 0
+
     var pulledSpeechFrames: Int64 = 0
     var skippedFrames: Int64 = 0
     var anchorSlots: Int64 = 0

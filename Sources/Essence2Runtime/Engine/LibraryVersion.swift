@@ -7,7 +7,7 @@ package enum LibraryVersion {
     package static let patch = 0
     /// "MAJOR.MINOR.PATCH"; a static string, so the C layer can hand out its bytes (a test checks it against
     /// the numbers above).
-    package static let string: StaticString = "1.2.0"
+    package static let string: StaticString = "1.3.0"
     /// `ESSENCE2_VERSION_NUMBER(major, minor, patch)` of the header: major * 1000000 + minor * 1000 + patch.
     package static let number = major * 1_000_000 + minor * 1_000 + patch
 }

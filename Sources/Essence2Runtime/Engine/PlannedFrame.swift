@@ -13,6 +13,8 @@ struct PlannedFrame {
     let audioEnd: Int64
     /// Reply frames: the speech motion's state after this frame, where a following reply continues from.
     var gesture: SpeechMotion? = nil
+    /// Speech frames: the reply's samples the frame covers (up to 640); empty otherwise.
+    var audio: [Int16] = []
     var buffer: FrameBuffer?
     var inFlight = false
 
