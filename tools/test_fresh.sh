@@ -54,6 +54,21 @@ mount -t tmpfs tmpfs "$ROOT/dev/shm"
 mount --bind "$SWIFT_DIR" "$ROOT/opt/swift" && mount -o remount,bind,ro "$ROOT/opt/swift"
 mount --bind "$REPO" "$ROOT/src" && mount -o remount,bind,ro "$ROOT/src"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+# This machine's own network setup, not the project's: the local CA certificates its egress needs and pip's
+# configuration, so the root reaches Debian's mirror and PyPI as the machine itself does (a new machine of
+# this kind has them too). Proxy variables are passed on below.
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    mkdir -p "$ROOT/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+    chroot "$ROOT" update-ca-certificates >>"$LOG" 2>&1 || { echo "test-fresh: update-ca-certificates failed" >&2; exit 1; }
+fi
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$ROOT/etc/pip.conf"
+PASS_ENV=""
+for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY PIP_INDEX_URL PIP_CERT PIP_DEFAULT_TIMEOUT \
+         SSL_CERT_FILE REQUESTS_CA_BUNDLE; do
+    eval "val=\${$v-}"
+    [ -n "$val" ] && PASS_ENV="$PASS_ENV $v=$val"
+done
 
 # One step inside the root, timed: "NAME seconds status" goes to $ROOT/times.
 cat >"$ROOT/step.sh" <<'EOF'
@@ -67,7 +82,7 @@ exit $status
 EOF
 chmod +x "$ROOT/step.sh"
 inside() {
-    chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb $PASS_ENV \
         PATH=/opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         /bin/sh -c "cd /root && $1"
 }
