@@ -17,7 +17,7 @@ CFLAGS   ?= -O2 -g
 CWARN    := -std=c11 -Wall -Wextra -Werror -Iinclude
 LINKLIB  := -L$(LIBDIR) -lessence2 -Wl,-rpath,$(abspath $(LIBDIR))
 # The one list of Debian packages the build, the tests and the demo need: `make deps` installs it and .ci/run
-# runs `make deps` (no second list). The build: libsndfile, libsamplerate, libjpeg, libpng, pkg-config, the
+# runs `make deps` (no second list). The build: libsndfile, libjpeg, libpng, pkg-config, the
 # headers of libcurl (the metering client's types are checked against them) and SDL2 (live_player); ffmpeg
 # encodes the command's video; the tests: Xvfb and ImageMagick (the player's screenshot), espeak-ng (speech),
 # python3-venv (the Python package's and tools' environments), chromium and chromium-driver (the web page),
@@ -25,7 +25,7 @@ LINKLIB  := -L$(LIBDIR) -lessence2 -Wl,-rpath,$(abspath $(LIBDIR))
 # good, x264enc: ugly, avenc_aac: libav).
 GST_PKGS := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base \
             gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
-DEB_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg libsdl2-dev \
+DEB_PKGS := libsndfile1-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg libsdl2-dev \
             xvfb imagemagick espeak-ng libcurl4-openssl-dev python3-venv chromium chromium-driver git \
             ca-certificates $(GST_PKGS)
 EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
@@ -40,7 +40,7 @@ all: build examples gst
 
 # Checks that stop a target with one line naming `make deps` when a Debian package it needs is missing (quiet
 # when everything is there, and on a system without dpkg). The library alone (`make lib`) needs none of them.
-BUILD_PKGS := libsndfile1-dev libsamplerate0-dev libjpeg62-turbo-dev libpng-dev pkg-config
+BUILD_PKGS := libsndfile1-dev libjpeg62-turbo-dev libpng-dev pkg-config
 define need_pkgs
 @command -v dpkg >/dev/null 2>&1 || exit 0; missing=""; \
 for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -5,7 +5,9 @@ import PackageDescription
 //   Essence2Runtime    engine, pacing, audio analysis and lip sync, renderer, .imx reader: all libessence2.so runs
 //   CEssence2Weights   the learned lip-sync model's weights, embedded as bytes (C, #embed)
 //   CCurlLoader        libcurl loaded at run time (dlopen) for the metering client, typed from curl's header
-//   Essence2C          the C interface (be_essence2_* thunks) -> libessence2.so, the only code it adds
+//   Essence2Interface  the C interface: the be_essence2_* thunks (@_cdecl)
+//   Essence2C          libessence2.so: the thunks and the runtime with the library's link flags (no code)
+//   Essence2           include/essence2.h as a C module (`import Essence2`; Essence2Kit re-exports it)
 //   Essence2Kit        the Swift API (the reference's Essence2Engine, frames as AsyncStream) on the runtime
 //   Essence2Vision     TensorFlow Lite reader and interpreter, face detector and landmarker (the command's)
 //   Essence2Authoring  avatar builder, portrait framing, .imx and JSON writing (the command's)
@@ -27,12 +29,17 @@ let package = Package(
         // libcurl for the metering client (docs/sessions.md), loaded at run time and only when a service is
         // configured: libessence2.so does not link it. Its header comes from libcurl4-openssl-dev.
         .target(name: "CCurlLoader"),
-        .target(name: "Essence2Kit", dependencies: ["Essence2Runtime"]),
+        // The C interface as a Swift module: include/essence2.h through a module map (Sources/Essence2/include).
+        .target(name: "Essence2"),
+        .target(name: "Essence2Interface", dependencies: ["Essence2Runtime"]),
+        // The Swift API; it re-exports `Essence2` and links the thunks, so `import Essence2Kit` also gives the
+        // C interface (as the reference's Essence2Kit does).
+        .target(name: "Essence2Kit", dependencies: ["Essence2Runtime", "Essence2", "Essence2Interface"]),
         .target(name: "Essence2Vision", dependencies: ["Essence2Runtime"]),
         .target(name: "Essence2Authoring", dependencies: ["Essence2Runtime", "Essence2Vision"]),
         .target(
             name: "Essence2C",
-            dependencies: ["Essence2Runtime"],
+            dependencies: ["Essence2Interface"],
             exclude: ["exports.map"],
             linkerSettings: [
                 // Static Swift runtime, only be_essence2_* exported (versioned node ESSENCE2_1), a SONAME, and
@@ -46,7 +53,6 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile"),
-        .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate"),
         .systemLibrary(name: "CJpeg"),
         .systemLibrary(name: "CPng", pkgConfig: "libpng"),
         // SDL2 for `essence2 play`, loaded at run time (the command does not link it).
@@ -54,11 +60,11 @@ let package = Package(
         .executableTarget(
             name: "essence2-cli",
             dependencies: ["Essence2Runtime", "Essence2Kit", "Essence2Vision", "Essence2Authoring",
-                           "CSndfile", "CSamplerate", "CJpeg", "CPng", "CSDL2Loader"]
+                           "CSndfile", "CJpeg", "CPng", "CSDL2Loader"]
         ),
         .testTarget(
             name: "Essence2Tests",
-            dependencies: ["Essence2Runtime", "Essence2Vision", "Essence2Authoring", "Essence2Kit"],
+            dependencies: ["Essence2Runtime", "Essence2Vision", "Essence2Authoring", "Essence2Kit", "Essence2Interface"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -1,83 +1,34 @@
 import Essence2Runtime
 
 extension Essence2Engine {
-    /// Queues speech of the current reply (or starts a reply): 16 kHz mono samples in -1...1 (values beyond are
-    /// clipped; NaN counts as silence). Never blocks: what the engine cannot take yet waits and is pushed as
-    /// frames are taken.
+    /// Queues speech of the current reply (or starts a reply): 16 kHz mono samples in -1...1 (clipped; NaN is
+    /// silence). Never blocks: what the engine's ring cannot take yet waits inside the engine and goes in as
+    /// frames are taken (up to 10 minutes; past that a feed is dropped).
     public func feed(_ samples: [Float]) {
-        feedConverted(samples.map(Self.int16))
+        feed(samples, sampleRate: Double(StreamFormat.sampleRate))
     }
 
-    /// Queues speech at any sample rate (1 kHz ... 384 kHz, mono); the library resamples it to 16 kHz, carrying
-    /// its filter state from one call to the next (so chunks join seamlessly). A new rate starts a new filter.
+    /// Queues speech at any sample rate (1 kHz ... 384 kHz, mono); the engine resamples it to 16 kHz, carrying
+    /// its filter from one call to the next (so chunks join seamlessly); a new rate starts a new filter. A rate
+    /// outside that range is dropped (nothing is fed at the wrong speed). Beyond the reference.
     public func feed(_ samples: [Float], sampleRate: Double) {
-        let rate = Int(sampleRate.isFinite ? sampleRate.rounded() : 0)
-        if rate == StreamFormat.sampleRate {
-            flushResampler()
-            feed(samples)
-            return
-        }
-        let converted = state.withLock { s -> [Int16]? in
-            var output: [Float] = []
-            if let resampler = s.resampler, resampler.inputRate != rate {
-                s.resampler?.flush(into: &output)
-                s.resampler = nil
-            }
-            if s.resampler == nil { s.resampler = StreamResampler(inputRate: rate) }
-            guard s.resampler != nil else { return nil }
-            samples.withUnsafeBufferPointer { s.resampler?.process($0, into: &output) }
-            return output.map(Self.int16)
-        }
-        // A rate the resampler cannot take is dropped as silence rather than fed at the wrong speed.
-        feedConverted(converted ?? [])
+        let rate = sampleRate.isFinite && abs(sampleRate) < 1e9 ? Int(sampleRate.rounded()) : 0
+        _ = samples.withUnsafeBufferPointer { engine.feed($0, sampleRate: rate) }
+    }
+
+    /// Queues 16-bit speech at any sample rate, as `feed(_:sampleRate:)`. Beyond the reference.
+    public func feed(_ samples: [Int16], sampleRate: Double = 16000) {
+        let rate = sampleRate.isFinite && abs(sampleRate) < 1e9 ? Int(sampleRate.rounded()) : 0
+        _ = samples.withUnsafeBufferPointer { engine.feed($0, sampleRate: rate) }
     }
 
     /// The current reply's audio is complete: what was fed renders, then the face eases to rest at once.
     public func flushTail() {
-        flushResampler()
-        state.withLock { s in
-            guard !s.isShutDown else { return }
-            s.feed.appendEnd()
-            s.feed.pump(into: engine)
-        }
+        engine.endUtterance()
     }
 
     /// Barge-in: drops the speech not yet shown, fed or queued; the face eases to rest from the frame last shown.
     public func interrupt() {
-        state.withLock { s in
-            s.feed.removeAll()
-            s.resampler = nil
-            s.ready.removeAll { $0.isSpeech }
-        }
         engine.reset()
-    }
-
-    // MARK: Inside
-
-    private func feedConverted(_ samples: [Int16]) {
-        guard !samples.isEmpty else { return }
-        state.withLock { s in
-            guard !s.isShutDown else { return }
-            s.feed.append(samples)
-            s.feed.pump(into: engine)
-        }
-    }
-
-    /// Emits what the resampler still holds (at the end of a reply or a change to 16 kHz input).
-    private func flushResampler() {
-        let tail = state.withLock { s -> [Int16] in
-            guard var resampler = s.resampler else { return [] }
-            var output: [Float] = []
-            resampler.flush(into: &output)
-            s.resampler = nil
-            return output.map(Self.int16)
-        }
-        feedConverted(tail)
-    }
-
-    /// -1...1 to int16, clipped; NaN is silence.
-    static func int16(_ value: Float) -> Int16 {
-        guard !value.isNaN else { return 0 }
-        return Int16((min(max(value, -1), 1) * 32767).rounded())
     }
 }

@@ -1,20 +1,27 @@
 import Essence2Runtime
 
 extension Essence2Engine {
-    /// Seconds of audio per frame (0.04).
-    static let frameSeconds = 1 / Double(StreamFormat.framesPerSecond)
-
     // MARK: Taking frames
 
-    /// The next frame, if one is due now; never waits.
+    /// The next frame, if one is due now; never waits. nil means keep showing the current one.
     /// - Parameter audioClock: seconds of the current reply's audio played so far (nil before it starts). With
-    ///   it, a speech frame is handed out once the clock reaches its `audioTime` (the first one at once, so the
-    ///   audio can start on it), and a speech frame the clock has passed by a full frame is dropped and counted
-    ///   in `droppedFrames`. Without it, frames come as the engine's pacing hands them out.
+    ///   it (in realtime pacing), speech frames follow that clock instead of the wall clock: the reply's first
+    ///   frame comes at once (start its audio on it), frame k once the clock reaches its `audioTime`, and a frame
+    ///   whose audio the clock has wholly passed is skipped (counted in `droppedFrames`). The engine keeps that
+    ///   gate (its audio-clock pacing); the clock is read once per call. Without it, frames come as the
+    ///   engine's pacing hands them out.
     public func pullFrame(audioClock: (@Sendable () -> Double?)? = nil) -> Essence2Frame? {
+        let paced = engine.pacing
+        if paced != .unpaced {
+            let wanted: Pacing = audioClock == nil ? .realtime : .audioClock
+            if paced != wanted { engine.setPacing(wanted) }
+            if let audioClock, let played = audioClock(), played.isFinite, played >= 0 {
+                engine.setPlayoutPosition(Int64(min(played, 1e9) * Double(StreamFormat.sampleRate)))
+            }
+        }
         let (frame, events) = state.withLock { s -> (Essence2Frame?, [(AsyncStream<Essence2Event>.Continuation, Essence2Event)]) in
             var events: [(AsyncStream<Essence2Event>.Continuation, Essence2Event)] = []
-            let frame = take(&s, audioClock: audioClock, idleOnly: false, events: &events)
+            let frame = take(&s, events: &events)
             return (frame, events)
         }
         for (continuation, event) in events { continuation.yield(event) }
@@ -73,68 +80,24 @@ extension Essence2Engine {
         pullFrame().map { ($0.bgr, $0.isSpeech) }
     }
 
-    /// Writes the next idle frame (mouth at rest, idle motion going on, whatever the reply state; for showing
-    /// while not ready) into `buffer`, resized to a frame, under the same 25-a-second pacing. Returns the bytes
-    /// written, 0 when none is due.
-    public func idle(into buffer: inout [UInt8]) -> Int {
-        let (frame, events) = state.withLock { s -> (Essence2Frame?, [(AsyncStream<Essence2Event>.Continuation, Essence2Event)]) in
-            var events: [(AsyncStream<Essence2Event>.Continuation, Essence2Event)] = []
-            let frame = take(&s, audioClock: nil, idleOnly: true, events: &events)
-            return (frame, events)
-        }
-        for (continuation, event) in events { continuation.yield(event) }
-        guard let frame else { return 0 }
-        buffer = frame.bgr
+    /// The next frame into `out` (resized to a frame), as `pullFrame()` takes it: an idle frame between
+    /// replies, a reply's frame during one. Returns the bytes written; 0 means keep showing the current one.
+    public func idle(into out: inout [UInt8]) -> Int {
+        guard let frame = pullFrame() else { return 0 }
+        out = frame.bgr
         return frame.bgr.count
     }
 
     // MARK: Inside
 
-    /// Moves every frame the engine hands out now into the ready queue, then hands out the first that may go.
-    private func take(_ s: inout KitState, audioClock: (@Sendable () -> Double?)?, idleOnly: Bool,
-                      events: inout [(AsyncStream<Essence2Event>.Continuation, Essence2Event)]) -> Essence2Frame? {
-        guard !s.isShutDown else { return nil }
-        if idleOnly {
-            return takeFromEngine(&s, idleOnly: true, events: &events)
-        }
-        while let frame = takeFromEngine(&s, idleOnly: false, events: &events) {
-            s.ready.append(frame)
-            if s.ready.count > KitState.readyLimit { s.ready.removeFirst() }
-            // Without an audio clock a frame goes out as soon as it is due: take one at a time.
-            if audioClock == nil { break }
-        }
-        s.feed.pump(into: engine)
-        while let first = s.ready.first {
-            guard first.isSpeech, let audioClock else {
-                s.ready.removeFirst()
-                return first
-            }
-            guard let played = audioClock() else {
-                // The reply's audio has not started: its first frame goes out, so the audio can start on it.
-                guard first.audioTime == 0 else { return nil }
-                s.ready.removeFirst()
-                return first
-            }
-            if played >= first.audioTime + Self.frameSeconds {
-                s.ready.removeFirst()
-                s.dropped += 1
-                continue
-            }
-            guard played >= first.audioTime else { return nil }
-            s.ready.removeFirst()
-            return first
-        }
-        return nil
-    }
-
     /// One frame from the engine, if it hands one out now, with its reply events collected.
-    private func takeFromEngine(_ s: inout KitState, idleOnly: Bool,
-                                events: inout [(AsyncStream<Essence2Event>.Continuation, Essence2Event)]) -> Essence2Frame? {
-        let outcome = s.scratch.withUnsafeMutableBytes { engine.take(into: $0, idleOnly: idleOnly) }
+    private func take(_ s: inout KitState, events: inout [(AsyncStream<Essence2Event>.Continuation, Essence2Event)])
+        -> Essence2Frame?
+    {
+        guard !s.isShutDown else { return nil }
+        let outcome = s.scratch.withUnsafeMutableBytes { engine.take(into: $0) }
         guard case .frame(let taken) = outcome else { return nil }
-        let bytes = Array(s.scratch[0..<min(taken.bytes, s.scratch.count)])
-        let endsReply = taken.repliesEnded > s.repliesEnded
-        if endsReply {
+        if taken.repliesEnded > s.repliesEnded {
             s.repliesEnded = taken.repliesEnded
             for continuation in s.events.values { events.append((continuation, .replyEnded)) }
         }
@@ -142,9 +105,10 @@ extension Essence2Engine {
             s.repliesStarted = taken.repliesStarted
             for continuation in s.events.values { events.append((continuation, .replyStarted)) }
         }
-        let isSpeech = taken.kind == .speech
-        return Essence2Frame(bgr: bytes, width: width, height: height, isSpeech: isSpeech, endsReply: endsReply,
-                             index: taken.kind == .idle ? -1 : taken.index,
-                             audioTime: isSpeech ? Double(taken.index) * Self.frameSeconds : 0)
+        let record = taken.record
+        return Essence2Frame(bgr: Array(s.scratch[0..<min(taken.bytes, s.scratch.count)]), width: width, height: height,
+                             isSpeech: record.kind == .speech, endsReply: record.endsReply, index: Int(record.sequence),
+                             audioTime: record.audioTime, audio: record.audio, reply: Int(record.reply),
+                             replyFrame: record.replyFrame, skippedBefore: Int(record.skippedBefore))
     }
 }

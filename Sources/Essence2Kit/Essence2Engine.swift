@@ -1,4 +1,5 @@
 import Essence2Runtime
+@_exported import Essence2
 import FoundationEssentials
 
 /// One talking avatar: speech in (`feed`), frames out (`frames()`, `nextFrame`, `pullFrame`), with idle motion
@@ -10,8 +11,8 @@ import FoundationEssentials
 /// Every method is thread-safe, and none but the `async` ones waits: `feed` queues what the engine cannot take
 /// yet and pushes it as frames are taken. Call `shutdown()` when done (releasing the engine does it too).
 public final class Essence2Engine: Sendable {
-    /// Frames a second.
-    public static let framesPerSecond = StreamFormat.framesPerSecond
+    /// Frames a second: 25.
+    public static let framesPerSecond = Double(StreamFormat.framesPerSecond)
 
     /// Frame width in pixels.
     public let width: Int
@@ -65,14 +66,29 @@ public final class Essence2Engine: Sendable {
             throw .resourcesUnavailable(reason: "'\(resourcesDirectory)' is not a directory (pass nil: this version "
                                         + "needs no runtime files)")
         }
+        var path = path
         let avatar: Avatar
         let fileBytes: [UInt8]
         do {
             (avatar, fileBytes) = try AvatarFile.readKeepingBytes(path: path)
-        } catch {
-            if error.isOutdated {
+        } catch where error.isOutdated {
+            // A file Essence2Download fetched is fetched once more (the service may have a newer build of it);
+            // any other file must be downloaded or rebuilt by its owner.
+            guard let code = AvatarDownloads.agentCode(ofDownloaded: path) else {
                 throw .identityOutdated(path: path, agentCode: nil, reason: error.description)
             }
+            let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+            let fetched = await Task.detached {
+                AvatarDownloads.fetch(code: code, directory: directory, background: false)
+            }.value
+            guard case .success(let again) = fetched,
+                  let reread = try? AvatarFile.readKeepingBytes(path: again) else {
+                throw .identityOutdated(path: path, agentCode: code, reason: error.description
+                                        + "; fetching \(code) again did not give a newer file")
+            }
+            path = again
+            (avatar, fileBytes) = reread
+        } catch {
             throw .identityUnreadable(reason: error.description)
         }
         let session = try await admit(avatarPath: path, fileBytes: fileBytes)
@@ -128,15 +144,16 @@ public final class Essence2Engine: Sendable {
     /// Whether speech frames can flow (the first frame has rendered).
     public var isReady: Bool { engine.isReady }
 
-    /// Speech frames skipped to stay on the audio: by the audio clock (a full frame late), or by the engine's
-    /// own timeline in realtime pacing.
-    public var droppedFrames: Int64 {
-        state.withLock { $0.dropped } + engine.skippedFrames
+    /// Frames skipped to keep a reply on its audio's timeline: a full frame late on the engine's timeline, or
+    /// their audio already played by the audio clock.
+    public var droppedFrames: Int {
+        Int(engine.skippedFrames)
     }
 
-    /// Samples fed and not yet turned into frames.
+    /// Fed audio the engine has not taken yet (16 kHz samples): waiting beyond its ring, or in the ring and
+    /// not yet turned into frames.
     public var pendingSamples: Int {
-        state.withLock { $0.feed.sampleCount } + engine.bufferedSamples
+        engine.pendingSamples + engine.bufferedSamples
     }
 
     /// Why the metering service's session refuses frames now (docs/sessions.md: the service unreachable for 5
@@ -144,8 +161,17 @@ public final class Essence2Engine: Sendable {
     /// and always when no service is configured. While it is set, no frames come (`pullFrame` gives nil).
     public var meteringRefusal: String? { engine.sessionRefusal }
 
-    /// Why rendering failed, when it did (the engine keeps handing out the frames it can); nil while healthy.
+    /// Set when the engine stopped (`shutdown()`, `quiesceAll()`, or its session ended for good): why, and that it
+    /// hands out no more frames; nil while it runs.
     public var runtimeFailure: String? {
+        guard engine.isStopped else { return nil }
+        if let refusal = engine.sessionRefusal { return "the engine stopped: \(refusal)" }
+        return "the engine stopped (shutdown or quiesceAll); create a new one"
+    }
+
+    /// Why rendering failed, when a frame could not be rendered (the engine goes on with the frames it can);
+    /// nil while healthy. Beyond the reference.
+    public var renderFailure: String? {
         let health = engine.renderHealth
         return health.failures == 0 ? nil : "rendering failed \(health.failures) time(s); latest: \(health.reason)"
     }

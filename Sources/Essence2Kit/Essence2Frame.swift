@@ -1,19 +1,34 @@
-/// One video frame: packed B,G,R pixels, rows top to bottom, no padding, `width * height * 3` bytes.
+/// One video frame: packed B,G,R pixels, rows top to bottom, no padding, `width * height * 3` bytes, with what
+/// the engine recorded as it handed the frame out.
 public struct Essence2Frame: Sendable, Equatable {
     /// The pixels, B,G,R.
     public let bgr: [UInt8]
     public let width: Int
     public let height: Int
-    /// A frame of a reply, lips following its audio (else idle, or easing back to rest after a reply).
+    /// The mouth is driven by your audio (else idle motion, or easing back to rest after a reply).
     public let isSpeech: Bool
-    /// The first frame after a reply has ended: true once per reply.
+    /// The first frame after a reply (once per reply).
     public let endsReply: Bool
-    /// Index within its reply (speech frames and the frames easing to rest after them); -1 for idle frames.
+    /// Frames handed out before this one.
     public let index: Int
-    /// For a speech frame, where it sits in its reply's audio, in seconds: 0, 0.04, 0.08, ...; 0 otherwise.
-    public let audioTime: Double
+    /// Speech frames: seconds into the reply's audio (0, 0.04, ...); nil outside speech. 0 is the reply's first
+    /// frame: start its audio.
+    public let audioTime: Double?
 
-    public init(bgr: [UInt8], width: Int, height: Int, isSpeech: Bool, endsReply: Bool, index: Int, audioTime: Double) {
+    // Beyond the reference:
+
+    /// The frame's own speech, 16 kHz mono: the reply's samples it covers (640 for a speech frame, fewer for a
+    /// reply's last partial frame); empty outside speech.
+    public let audio: [Int16]
+    /// Speech and ramp frames: the reply's number, 1 for the engine's first; 0 for idle frames.
+    public let reply: Int
+    /// Speech and ramp frames: the frame's index within its reply; -1 for idle frames.
+    public let replyFrame: Int
+    /// Reply frames skipped (to stay on the audio) since the frame before this one.
+    public let skippedBefore: Int
+
+    public init(bgr: [UInt8], width: Int, height: Int, isSpeech: Bool, endsReply: Bool, index: Int,
+                audioTime: Double?, audio: [Int16] = [], reply: Int = 0, replyFrame: Int = -1, skippedBefore: Int = 0) {
         self.bgr = bgr
         self.width = width
         self.height = height
@@ -21,5 +36,9 @@ public struct Essence2Frame: Sendable, Equatable {
         self.endsReply = endsReply
         self.index = index
         self.audioTime = audioTime
+        self.audio = audio
+        self.reply = reply
+        self.replyFrame = replyFrame
+        self.skippedBefore = skippedBefore
     }
 }

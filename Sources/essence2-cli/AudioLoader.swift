@@ -1,4 +1,5 @@
 import CSndfile
+import Essence2Runtime
 import Glibc
 
 /// Reads speech from any file libsndfile understands and turns it into the engine's 16 kHz mono int16.
@@ -26,35 +27,34 @@ enum AudioLoader {
         guard channels > 0, rate > 0 else {
             throw CLIError("cannot read audio '\(path)': \(channels) channels at \(rate) Hz", status: ExitStatus.badAudio)
         }
-        let resampler = rate == SpeechAudio.sampleRate ? nil : try MonoResampler(inputRate: rate, outputRate: SpeechAudio.sampleRate)
+        // The library's own resampler (the one the engine uses for fed audio), for any other rate.
+        var resampler: StreamResampler?
+        if rate != SpeechAudio.sampleRate {
+            guard let made = StreamResampler(inputRate: rate, outputRate: SpeechAudio.sampleRate) else {
+                throw CLIError("cannot convert '\(path)' from \(rate) Hz: essence2 takes \(StreamResampler.rates.lowerBound) to "
+                               + "\(StreamResampler.rates.upperBound) Hz", status: ExitStatus.badAudio)
+            }
+            resampler = made
+        }
         var interleaved = [Float](repeating: 0, count: blockFrames * channels)
         var mono = [Float](repeating: 0, count: blockFrames)
         var converted: [Float] = []
         if info.frames > 0 && info.frames < Int64(Int32.max) {
             converted.reserveCapacity(Int(Double(info.frames) * Double(SpeechAudio.sampleRate) / Double(rate)) + 64)
         }
-        // libsamplerate flushes its tail only when end_of_input comes with the last input block, so
-        // each block is converted once the next one has been read.
-        var pending: [Float] = []
         while true {
             let got = Int(interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(blockFrames)) })
-            let atEnd = got <= 0
-            if let resampler {
-                if !pending.isEmpty || atEnd {
-                    try pending.withUnsafeBufferPointer { (block) throws(CLIError) in
-                        try resampler.process(block, last: atEnd, into: &converted)
-                    }
-                }
-            } else {
-                converted.append(contentsOf: pending)
-            }
-            if atEnd { break }
+            if got <= 0 { break }
             interleaved.withUnsafeBufferPointer { source in
-                mono.withUnsafeMutableBufferPointer { SampleConversion.downmix(source, channels: channels, frames: got, into: $0) }
+                mono.withUnsafeMutableBufferPointer { AudioMixing.downmix(source, channels: channels, frames: got, into: $0) }
             }
-            pending.removeAll(keepingCapacity: true)
-            pending.append(contentsOf: mono[0..<got])
+            if resampler != nil {
+                mono.withUnsafeBufferPointer { resampler?.process(UnsafeBufferPointer(rebasing: $0[0..<got]), into: &converted) }
+            } else {
+                converted.append(contentsOf: mono[0..<got])
+            }
         }
+        resampler?.flush(into: &converted)
         let readError = sf_error(file)
         if readError != 0 {
             throw CLIError("cannot read audio '\(path)': \(String(cString: sf_error_number(readError)))", status: ExitStatus.badAudio)

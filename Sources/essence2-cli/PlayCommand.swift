@@ -36,7 +36,7 @@ enum PlayCommand {
         func startReply(_ samples: [Int16]) {
             kit.interrupt()
             sdl.audio.stop()
-            kit.feed(samples.map { Float($0) / 32767 })
+            kit.feed(samples)
             kit.flushTail()
         }
         if !reply.isEmpty { startReply(reply) }
@@ -68,18 +68,18 @@ enum PlayCommand {
             }
             if options.microphone {
                 let heard = sdl.microphone.drain()
-                if !heard.isEmpty { kit.feed(heard.map { Float($0) / 32767 }) }
+                if !heard.isEmpty { kit.feed(heard) }
             }
             let audio = sdl.audio
             let clock: (@Sendable () -> Double?)? = options.microphone ? nil : { @Sendable in audio.secondsPlayed }
             if let frame = kit.pullFrame(audioClock: clock) {
                 // The reply's sound starts on its first speech frame, as the reference does.
-                if frame.isSpeech && frame.index == 0 && !options.microphone { audio.start(reply) }
+                if frame.audioTime == 0 && !options.microphone { audio.start(reply) }
                 sdl.show(frame.bgr)
                 shownFrames += 1
-                if frame.isSpeech, let log {
+                if let audioTime = frame.audioTime, let log {
                     let played = audio.secondsPlayed ?? 0
-                    try log.write(Array("\(frame.index) \(Formatting.fixed(frame.audioTime, digits: 3)) \(Formatting.fixed(played, digits: 4))\n".utf8))
+                    try log.write(Array("\(frame.replyFrame) \(Formatting.fixed(audioTime, digits: 3)) \(Formatting.fixed(played, digits: 4))\n".utf8))
                 }
                 if frame.endsReply {
                     audio.stop()

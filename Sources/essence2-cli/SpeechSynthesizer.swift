@@ -14,6 +14,6 @@ enum SpeechSynthesizer {
         guard result.status == 0, let (rate, samples) = WAVBytes.parseMono16(result.output), !samples.isEmpty else {
             throw CLIError("espeak-ng could not speak the text (exit status \(result.status))")
         }
-        return SampleConversion.resample(samples, from: rate)
+        return AudioMixing.resample(samples, from: rate)
     }
 }

@@ -336,6 +336,6 @@ import Glibc
         engine.setPacing(.unpaced)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: engine.frameBytes - 1, alignment: 16)
         defer { buffer.deallocate() }
-        #expect(engine.pull(into: buffer) == .bufferTooSmall)
+        #expect(engine.take(into: buffer) == .bufferTooSmall)
     }
 }

@@ -64,7 +64,10 @@ import Glibc
         await Self.run(clock, milliseconds: 2_000)
         let counted = collected.count - before
         #expect((49...51).contains(counted), "\(counted) frames in 2 virtual seconds")
-        #expect(collected.all.allSatisfy { !$0.frame.isSpeech && $0.frame.index == -1 })
+        #expect(collected.all.allSatisfy { !$0.frame.isSpeech && $0.frame.audioTime == nil && $0.frame.replyFrame == -1 })
+        // index counts the frames handed out before each one.
+        let indices = collected.all.map(\.frame.index)
+        #expect(zip(indices, indices.dropFirst()).allSatisfy { $1 == $0 + 1 })
         consumer.cancel()
         engine.shutdown()
     }
@@ -82,8 +85,13 @@ import Glibc
         }
         let speech = frames.filter(\.isSpeech)
         #expect(speech.count == 25)
-        #expect(speech.map(\.audioTime) == (0..<25).map { Double($0) * 0.04 })
-        #expect(speech.map(\.index) == Array(0..<25))
+        #expect(speech.map(\.audioTime) == (0..<25).map { Optional(Double($0) * 0.04) })
+        #expect(speech.map(\.replyFrame) == Array(0..<25))
+        #expect(frames.map(\.index) == Array(frames[0].index..<(frames[0].index + frames.count)))
+        #expect(frames.filter { !$0.isSpeech }.allSatisfy { $0.audioTime == nil })
+        // Each speech frame carries its own 640 samples of the fed speech (the engine's one int16 rule).
+        let fed = Self.speech(seconds: 1.0).map(SampleConversion.int16)
+        #expect(speech.flatMap(\.audio) == fed)
         #expect(frames.filter(\.endsReply).count == 1)
         #expect(frames.last?.endsReply == true && frames.last?.isSpeech == false)
         #expect(frames.allSatisfy { $0.bgr.count == engine.width * engine.height * 3 })
@@ -99,7 +107,7 @@ import Glibc
         var ended = false
         for await frame in engine.frames() {
             usleep(15_000)  // slower than the engine renders
-            if frame.isSpeech { speech.append(frame.index) }
+            if frame.isSpeech { speech.append(frame.replyFrame) }
             if frame.endsReply {
                 ended = true
                 break
@@ -269,13 +277,14 @@ import Glibc
         let followed = try await Self.follow(speed: 1.5, seconds: 3, milliseconds: 4_000)
         let dropped = followed.engine.droppedFrames
         #expect(dropped > 10, "dropped \(dropped)")
-        #expect(followed.speech.count + Int(dropped) >= 70)
+        #expect(followed.speech.count + dropped >= 70)
         #expect(followed.origin != nil)
         // Every speech frame handed out was at most a frame behind the audio clock, and never ahead of it.
         for (frame, at) in followed.speech.dropFirst() {
             let played = followed.played(at: at)
-            #expect(played < frame.audioTime + 0.04 + 0.005, "frame \(frame.index) shown at \(played) s of audio")
-            #expect(played >= frame.audioTime - 0.005)
+            let audioTime = try #require(frame.audioTime)
+            #expect(played < audioTime + 0.04 + 0.005, "frame \(frame.replyFrame) shown at \(played) s of audio")
+            #expect(played >= audioTime - 0.011)
         }
         followed.engine.shutdown()
     }
@@ -288,7 +297,8 @@ import Glibc
         #expect(followed.origin != nil)
         for (frame, at) in followed.speech.dropFirst() {
             let played = followed.played(at: at)
-            #expect(played >= frame.audioTime - 0.005, "frame \(frame.index) at \(played) s: never before its audio")
+            let audioTime = try #require(frame.audioTime)
+            #expect(played >= audioTime - 0.011, "frame \(frame.replyFrame) at \(played) s: never before its audio")
         }
         followed.engine.shutdown()
     }

@@ -46,6 +46,24 @@ package struct AvatarCache: Sendable {
         return size == nil || Int(info.st_size) == size
     }
 
+    /// Whether the file of this sha256 is in the cache and its bytes really have that sha256 (and `size`, when
+    /// given). A damaged copy is removed, so the next download replaces it instead of the engine refusing it.
+    package func holdsIntact(sha256: String, size: Int? = nil) -> Bool {
+        guard contains(sha256: sha256, size: size) else { return false }
+        let file = path(sha256: sha256)
+        guard let bytes = try? BinaryFile.read(path: file, maxSize: AvatarDownloader.maxBytes),
+              SHA256.hex(SHA256.hash(bytes)) == sha256 else {
+            unlink(file)
+            return false
+        }
+        return true
+    }
+
+    /// The index keys ("service-URL code") whose last cached version is the file of `sha256`.
+    package func keys(sha256: String) -> [String] {
+        readIndex().filter { $0.value.sha256 == sha256 }.map(\.key).sorted()
+    }
+
     /// The record of `key`, nil when there is none.
     package func entry(_ key: String) -> Entry? { readIndex()[key] }
 

@@ -53,7 +53,7 @@ package struct AvatarDownloader: Sendable {
     /// The cached record of `key` when its file is there and this secret was allowed to open it.
     private func usableEntry(key: String, secretHash: String) -> AvatarCache.Entry? {
         guard let entry = cache.entry(key), entry.allowed.contains(secretHash),
-              cache.contains(sha256: entry.sha256) else { return nil }
+              cache.holdsIntact(sha256: entry.sha256) else { return nil }
         return entry
     }
 
@@ -85,7 +85,7 @@ package struct AvatarDownloader: Sendable {
             return (.failure(.unavailable(reason: "the service's \(code) is \(metadata.size) bytes, over the limit "
                 + "of \(Self.maxBytes)")), true)
         }
-        if !cache.contains(sha256: metadata.sha256, size: metadata.size) {
+        if !cache.holdsIntact(sha256: metadata.sha256, size: metadata.size) {
             switch transport.get(path: path + "/file", secret: secret, timeoutMs: Self.fileMilliseconds,
                                  maxBytes: Self.maxBytes) {
             case .failed(let reason):

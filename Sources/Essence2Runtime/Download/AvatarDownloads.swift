@@ -29,6 +29,22 @@ package enum AvatarDownloads {
         return downloader.fetch(code: code, background: background)
     }
 
+    /// The agent code of a file this library downloaded into the cache directory it sits in, for the service
+    /// configured now; nil for any other file. (How `Essence2Engine.create` fetches an outdated avatar again.)
+    package static func agentCode(ofDownloaded path: String) -> String? {
+        guard let url = Credentials.serviceURL(), let slash = path.lastIndex(of: "/") else { return nil }
+        let name = path[path.index(after: slash)...]
+        guard name.hasSuffix(".imx") else { return nil }
+        let sha256 = String(name.dropLast(4))
+        guard AvatarMetadata.isSHA256(sha256) else { return nil }
+        let directory = String(path[..<slash])
+        for key in AvatarCache(directory: directory.isEmpty ? "/" : directory).keys(sha256: sha256) {
+            let prefix = url + " "
+            if key.hasPrefix(prefix) { return String(key.dropFirst(prefix.count)) }
+        }
+        return nil
+    }
+
     /// Runs `work` on a new detached thread (inline when no thread can be started).
     package static func detached(_ work: @escaping @Sendable () -> Void) {
         final class Work {

@@ -176,18 +176,6 @@ package final class Engine: Sendable {
 
     // MARK: Frames
 
-    /// The outcome of asking for a frame.
-    package enum PullResult: Sendable, Equatable {
-        /// A frame of `bytes` bytes was written.
-        case frame(FrameKind, bytes: Int)
-        /// Nothing is due yet (or the engine is stopped): keep showing the current frame.
-        case notDue
-        /// The destination is smaller than one frame of the current mode.
-        case bufferTooSmall
-        /// The session refuses frames (docs/sessions.md): the reason.
-        case refused(String)
-    }
-
     /// A frame handed out, with what the caller may want to know about it (taken under the same lock).
     package struct TakenFrame: Sendable, Equatable {
         package var kind: FrameKind
@@ -227,34 +215,15 @@ package final class Engine: Sendable {
         return outcome
     }
 
-    /// Takes the next due frame (reply or idle) into `out`.
-    package func pull(into out: UnsafeMutableRawBufferPointer) -> PullResult {
-        Self.pullResult(take(into: out, idleOnly: false))
-    }
-
-    /// Takes the next idle frame into `out`, under the same pacing.
-    package func pullIdle(into out: UnsafeMutableRawBufferPointer) -> PullResult {
-        Self.pullResult(take(into: out, idleOnly: true))
-    }
-
-    private static func pullResult(_ outcome: TakeOutcome) -> PullResult {
-        switch outcome {
-        case .frame(let frame): return .frame(frame.kind, bytes: frame.bytes)
-        case .notDue: return .notDue
-        case .bufferTooSmall: return .bufferTooSmall
-        case .refused(let reason): return .refused(reason)
-        }
-    }
-
     /// Takes the next due frame; nil when none is due or `out` is too small.
     package func pullFrame(into out: UnsafeMutableRawBufferPointer) -> FrameKind? {
-        if case .frame(let kind, _) = pull(into: out) { return kind }
+        if case .frame(let frame) = take(into: out, idleOnly: false) { return frame.kind }
         return nil
     }
 
     /// Takes the next idle frame; nil when none is due or `out` is too small.
     package func idleFrame(into out: UnsafeMutableRawBufferPointer) -> FrameKind? {
-        if case .frame(let kind, _) = pullIdle(into: out) { return kind }
+        if case .frame(let frame) = take(into: out, idleOnly: true) { return frame.kind }
         return nil
     }
 
@@ -314,6 +283,9 @@ package final class Engine: Sendable {
     package func endSession(waitUntil deadline: Int64?) {
         session?.finish(waitUntil: deadline)
     }
+
+    /// The engine was stopped (`stop`, `be_essence2_quiesce_all`): it hands out no more frames.
+    package var isStopped: Bool { core.state.withLock { $0.stopped } }
 
     /// Why the session refuses frames now; nil while it allows them (and always when unmetered).
     package var sessionRefusal: String? { session?.refusal }

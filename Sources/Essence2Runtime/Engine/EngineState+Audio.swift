@@ -60,7 +60,9 @@ extension EngineState {
     /// The host has played `samples` of the current reply's audio (the one being shown, else the next one).
     mutating func reportPlayout(_ samples: Int64) {
         let shown = tracker.inReply && isShownReplyPending ? lastShown?.replyID : nil
-        guard let id = shown ?? replies.first?.id else { return }
+        // On the audio clock a reply's sound starts with its first frame: a report before that is the previous
+        // reply's sound (a player not yet restarted) and says nothing about this one.
+        guard let id = shown ?? (pacing == .audioClock ? nil : replies.first?.id) else { return }
         if id != playoutReplyID {
             playoutReplyID = id
             playout.newReply()

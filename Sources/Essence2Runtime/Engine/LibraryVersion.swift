@@ -3,7 +3,7 @@
 /// test reads the header and checks both); the Makefile takes the installed file names from the header.
 package enum LibraryVersion {
     package static let major = 1
-    package static let minor = 2
+    package static let minor = 3
     package static let patch = 0
     /// "MAJOR.MINOR.PATCH"; a static string, so the C layer can hand out its bytes (a test checks it against
     /// the numbers above).

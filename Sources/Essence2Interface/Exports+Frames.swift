@@ -127,9 +127,9 @@ private func pull(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ ca
         return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes")
     }
     let buffer = UnsafeMutableRawBufferPointer(start: out, count: Int(capacity))
-    switch idleOnly ? engine.pullIdle(into: buffer) : engine.pull(into: buffer) {
-    case .frame(_, let bytes):
-        return succeed(Int32(clamping: bytes))
+    switch engine.take(into: buffer, idleOnly: idleOnly) {
+    case .frame(let frame):
+        return succeed(Int32(clamping: frame.bytes))
     case .notDue:
         return succeed(0)
     case .bufferTooSmall:

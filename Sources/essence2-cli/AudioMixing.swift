@@ -1,25 +1,16 @@
 import Essence2Runtime
 import Glibc
 
-/// Conversions between float samples (full scale ±1) and 16-bit samples.
-enum SampleConversion {
-    /// Rounds to 16 bits with clipping; the inverse of libsndfile's normalised reading (x / 32768), so
-    /// 16-bit input comes back bit-exact.
-    static func int16(_ value: Float) -> Int16 {
-        guard value.isFinite else { return 0 }
-        let scaled = (value * 32768).rounded(.toNearestOrEven)
-        if scaled >= 32767 { return 32767 }
-        if scaled <= -32768 { return -32768 }
-        return Int16(scaled)
-    }
-
+/// Channel mixing and whole-clip resampling for the command's audio input. The float-to-int16 rule is the
+/// runtime's `SampleConversion` (one rule for the library, the Kit and the command).
+enum AudioMixing {
     /// `samples` at `rate` Hz as 16 kHz samples (the library's own resampler; 16 kHz comes back unchanged).
     static func resample(_ samples: [Int16], from rate: Int) -> [Int16] {
         guard rate != StreamFormat.sampleRate, var resampler = StreamResampler(inputRate: rate) else { return samples }
         var output: [Float] = []
-        samples.map { Float($0) / 32768 }.withUnsafeBufferPointer { resampler.process($0, into: &output) }
+        samples.map(SampleConversion.float).withUnsafeBufferPointer { resampler.process($0, into: &output) }
         resampler.flush(into: &output)
-        return output.map(int16)
+        return output.map(SampleConversion.int16)
     }
 
     /// Averages `channels` interleaved channels of `frames` frames into `mono`, which must hold `frames` values.

@@ -1,0 +1,1 @@
+../../../include/essence2.h
