@@ -1,16 +1,21 @@
 /*
  * gstessence2avatar.c - the essence2avatar element (see gstessence2avatar.h for its pads and meta).
  *
- * Threads: upstream's streaming thread runs the sink pad's chain and events (audio into the engine); the video
- * pad's task pulls frames from the engine and pushes them; the audio pad's task pushes the speech that each
- * frame shows, queued by the video task with the frame's timestamp. One mutex (lock) and one condition (cond)
- * guard the shared state below; the engine itself is safe from any thread.
+ * Threads: upstream's streaming thread runs the sink pad's chain and events: audio into the engine with
+ * be_essence2_feed_audio / be_essence2_feed_float at the caps' rate (the library resamples it and queues what its
+ * ring cannot take yet). The video pad's task takes frames with be_essence2_take_frame and pushes them; each
+ * frame's record carries its kind, its place in its reply and its own 640 samples of speech (silence outside
+ * speech), which the video task hands with the frame's timestamp to the audio pad's task, so each pad pushes from
+ * its own thread. One mutex (lock) and one condition (cond) guard the shared state below; the engine itself is
+ * safe from any thread.
  *
- * Offline pacing: the timeline is the audio's. A frame is pulled only while audio that no frame has shown yet
- * is in the engine (or, after end-of-stream, until the reply has eased back to rest), so the output holds the
- * speech and its ramp and nothing else, as fast as downstream takes it. When the engine's 16 s ring is full,
- * the chain waits. Live pacing: one frame every 40 ms of the pipeline clock, idle motion when there is no
- * speech; audio never waits (a full ring drops audio with a warning).
+ * Offline pacing: the timeline is the audio's. Frames are taken while audio fed since the last drain is in the
+ * engine: in unpaced pacing the engine then hands out only that reply's frames, its speech and then its ramp,
+ * and an idle frame only once the reply is over; that idle frame is not shown, so the output holds the speech
+ * and its ramp and nothing else, as fast as downstream takes it (after end-of-stream it ends both streams).
+ * While fed audio waits beyond the engine's 16 s ring, the chain waits. Live pacing: one frame every 40 ms of
+ * the pipeline clock, idle motion when there is no speech; audio never waits (audio that finds the ring full
+ * is dropped with a warning).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -29,10 +34,8 @@ GST_DEBUG_CATEGORY_STATIC(gst_essence2_avatar_debug);
 /* The folder of the plugin file, for finding installed avatars beside it (set at registration). */
 static gchar *plugin_dir;
 
-#define FRAME_SAMPLES BE_ESSENCE2_SAMPLES_PER_FRAME
+#define FRAME_SAMPLES BE_ESSENCE2_FRAME_AUDIO_SAMPLES
 #define FRAME_DURATION (GST_SECOND / BE_ESSENCE2_FPS)
-/* Largest block handed to be_essence2_push_audio at once (10 frames), so a nearly full ring takes it soon. */
-#define PUSH_BLOCK (FRAME_SAMPLES * 10)
 /* Audio buffers the audio task may hold before the video task waits: 10 s, more than an encoder's look-ahead. */
 #define AUDIO_QUEUE_MAX 250
 /* The live latency this element adds: a frame is pushed when it falls due, rendered ahead. */
@@ -40,11 +43,16 @@ static gchar *plugin_dir;
 
 enum { PROP_0, PROP_AVATAR, PROP_MODE, PROP_PACING, PROP_SEED, PROP_VIDEO_DELAY };
 
+/* Speech in: mono, 16-bit or float, at any rate the library resamples from. */
+#define SINK_CAPS                                                                                                  \
+  "audio/x-raw, format=(string){ S16LE, F32LE }, rate=(int)[ 1000, 384000 ], channels=(int)1, "                    \
+  "layout=(string)interleaved"
+/* Speech out: the frames' own audio, 640 samples a frame. */
 #define AUDIO_CAPS "audio/x-raw, format=(string)S16LE, rate=(int)16000, channels=(int)1, layout=(string)interleaved"
 #define VIDEO_CAPS "video/x-raw, format=(string)BGR, width=(int)[1, 8192], height=(int)[1, 8192], framerate=(fraction)25/1"
 
 static GstStaticPadTemplate sink_template =
-    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(AUDIO_CAPS));
+    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(SINK_CAPS));
 static GstStaticPadTemplate video_template =
     GST_STATIC_PAD_TEMPLATE("video", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(VIDEO_CAPS));
 static GstStaticPadTemplate audio_template =
@@ -67,6 +75,7 @@ struct _GstEssence2Avatar {
   gsize frame_bytes; /* width * height * 3, what the engine writes */
   guint8 *scratch;   /* a frame when GStreamer's row stride is not width * 3; the last frame in live pacing */
   gboolean have_last;
+  gint64 last_reply, last_index; /* the meta of the last frame shown, for a held frame (video task only) */
   gboolean live;
   guint64 video_delay_run; /* video_delay for this run */
 
@@ -76,7 +85,10 @@ struct _GstEssence2Avatar {
   gboolean playing;   /* live pacing waits for PLAYING */
   gboolean got_eos;   /* the sink had end-of-stream: no more audio */
   gboolean eos_sent;  /* end-of-stream queued downstream on both pads */
-  gboolean active;    /* audio went into the engine since the last drain: a reply has frames to come */
+  gboolean active;    /* audio went into the engine since its last idle frame: a reply has frames to come */
+  guint64 feeds;      /* feeds so far: an idle frame taken after the latest one drains the reply */
+  gint rate;          /* the input's sample rate and format, from the sink's caps */
+  gboolean is_float;
   GstFlowReturn flow; /* the first fatal result of pushing downstream, returned to upstream */
   GstSegment segment; /* the input segment */
   GstClockTime timeline_start; /* offline: the timestamp of frame 0 (the first audio's) */
@@ -87,12 +99,6 @@ struct _GstEssence2Avatar {
   gboolean live_anchored;
   GstClockID clock_id;
   gboolean warned_overflow;
-
-  /* Audio in the engine that no speech frame has shown yet, in order (fifo_r .. fifo_w). */
-  gint16 *fifo;
-  gsize fifo_cap, fifo_r, fifo_w;
-  gint16 staging[FRAME_SAMPLES]; /* the tail of the input shorter than a frame, not yet in the engine */
-  gsize staging_n;
 
   GQueue audio_out; /* buffers and events for the audio task, in order */
   guint audio_out_buffers;
@@ -169,21 +175,6 @@ static gchar *resolve_avatar(const gchar *value) {
   return found != NULL ? found : g_strdup(value);
 }
 
-static void fifo_append(GstEssence2Avatar *self, const gint16 *samples, gsize n) {
-  if (self->fifo_r > 0 && self->fifo_w + n > self->fifo_cap) {
-    memmove(self->fifo, self->fifo + self->fifo_r, (self->fifo_w - self->fifo_r) * sizeof(gint16));
-    self->fifo_w -= self->fifo_r;
-    self->fifo_r = 0;
-  }
-  if (self->fifo_w + n > self->fifo_cap) {
-    gsize cap = MAX(self->fifo_cap * 2, self->fifo_w + n);
-    self->fifo = g_renew(gint16, self->fifo, cap);
-    self->fifo_cap = cap;
-  }
-  memcpy(self->fifo + self->fifo_w, samples, n * sizeof(gint16));
-  self->fifo_w += n;
-}
-
 static void clear_audio_queue(GstEssence2Avatar *self) {
   GstMiniObject *item;
   while ((item = g_queue_pop_head(&self->audio_out)) != NULL) gst_mini_object_unref(item);
@@ -196,8 +187,6 @@ static void reset_stream_locked(GstEssence2Avatar *self, gboolean reset_time) {
   self->eos_sent = FALSE;
   self->active = FALSE;
   self->flow = GST_FLOW_OK;
-  self->fifo_r = self->fifo_w = 0;
-  self->staging_n = 0;
   self->have_last = FALSE;
   clear_audio_queue(self);
   self->need_events = TRUE;
@@ -211,6 +200,19 @@ static void reset_stream_locked(GstEssence2Avatar *self, gboolean reset_time) {
 
 static void unschedule_locked(GstEssence2Avatar *self) {
   if (self->clock_id != NULL) gst_clock_id_unschedule(self->clock_id);
+}
+
+/* Interrupts the engine's reply and drops the audio fed to it (a flush, or a new stream); FALSE with an error
+ * posted when the engine refuses. */
+static gboolean reset_engine(GstEssence2Avatar *self) {
+  if (self->engine == NULL) return TRUE;
+  int32_t r = be_essence2_reset(self->engine);
+  if (r == BE_ESSENCE2_OK) return TRUE;
+  gchar *reason = library_reason(r);
+  GST_ELEMENT_ERROR(self, LIBRARY, FAILED, ("Could not interrupt the essence2 reply: %s", reason),
+                    ("be_essence2_reset returned %d", r));
+  g_free(reason);
+  return FALSE;
 }
 
 /* Ends both streams, once: end-of-stream queued for the audio task and pushed on the video pad. `why` is
@@ -231,28 +233,27 @@ static void end_streams(GstEssence2Avatar *self, GstFlowReturn why) {
 
 /* ---- the sink pad: audio into the engine ---------------------------------------------------------------- */
 
-/* Hands n samples (whole frames, or the last tail at end-of-stream) to the engine; lock held, may wait. */
-static GstFlowReturn push_to_engine_locked(GstEssence2Avatar *self, const gint16 *samples, gsize n) {
-  while (n > 0) {
-    gsize block = MIN(n, (gsize)PUSH_BLOCK);
-    int32_t r = be_essence2_push_audio(self->engine, samples, (int32_t)block);
-    if (r == BE_ESSENCE2_OK) {
-      fifo_append(self, samples, block);
-      self->active = TRUE;
-      samples += block;
-      n -= block;
-      g_cond_broadcast(&self->cond);
-      continue;
-    }
-    if (r == BE_ESSENCE2_ERR_FULL && !self->live) {
-      /* The ring is full: the video task frees it as it pulls frames. */
-      gint64 until = g_get_monotonic_time() + 50 * G_TIME_SPAN_MILLISECOND;
-      g_cond_wait_until(&self->cond, &self->lock, until);
+/* Posts the engine's refusal of the audio (or of its end) with the library's reason; returns GST_FLOW_ERROR. */
+static GstFlowReturn audio_failed(GstEssence2Avatar *self, const char *call, int32_t code) {
+  gchar *reason = library_reason(code);
+  GST_ELEMENT_ERROR(self, STREAM, FAILED, ("essence2 refused the audio: %s", reason), ("%s returned %d", call, code));
+  g_free(reason);
+  return GST_FLOW_ERROR;
+}
+
+/* Feeds n samples of the input's format and rate to the engine, a second at a time; lock held. While fed audio
+ * waits beyond the engine's 16 s ring, offline waits (the video task's takes move it in), live drops the rest. */
+static GstFlowReturn feed_engine_locked(GstEssence2Avatar *self, const guint8 *data, gsize n) {
+  for (;;) {
+    int64_t pending = be_essence2_pending_samples(self->engine);
+    if (pending < 0) return audio_failed(self, "be_essence2_pending_samples", (int32_t)pending);
+    if (pending > 0 && !self->live) {
+      g_cond_wait_until(&self->cond, &self->lock, g_get_monotonic_time() + 50 * G_TIME_SPAN_MILLISECOND);
       if (self->flushing) return GST_FLOW_FLUSHING;
       if (self->flow != GST_FLOW_OK) return self->flow;
       continue;
     }
-    if (r == BE_ESSENCE2_ERR_FULL) {
+    if (pending > 0) {
       if (!self->warned_overflow) {
         self->warned_overflow = TRUE;
         GST_ELEMENT_WARNING(self, STREAM, FAILED, ("Audio arrives faster than the avatar shows it: dropping audio"),
@@ -260,13 +261,19 @@ static GstFlowReturn push_to_engine_locked(GstEssence2Avatar *self, const gint16
       }
       return GST_FLOW_OK;
     }
-    gchar *reason = library_reason(r);
-    GST_ELEMENT_ERROR(self, STREAM, FAILED, ("essence2 refused the audio: %s", reason),
-                      ("be_essence2_push_audio returned %d", r));
-    g_free(reason);
-    return GST_FLOW_ERROR;
+    if (n == 0) return GST_FLOW_OK;
+    gsize block = MIN(n, (gsize)self->rate);
+    int32_t r = self->is_float
+                    ? be_essence2_feed_float(self->engine, (const float *)data, (int32_t)block, self->rate)
+                    : be_essence2_feed_audio(self->engine, (const int16_t *)data, (int32_t)block, self->rate);
+    if (r != BE_ESSENCE2_OK)
+      return audio_failed(self, self->is_float ? "be_essence2_feed_float" : "be_essence2_feed_audio", r);
+    self->active = TRUE;
+    self->feeds++;
+    g_cond_broadcast(&self->cond);
+    data += block * (self->is_float ? sizeof(gfloat) : sizeof(gint16));
+    n -= block;
   }
-  return GST_FLOW_OK;
 }
 
 static GstFlowReturn sink_chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
@@ -278,8 +285,6 @@ static GstFlowReturn sink_chain(GstPad *pad, GstObject *parent, GstBuffer *buffe
     GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not read an audio buffer"), (NULL));
     return GST_FLOW_ERROR;
   }
-  const gint16 *samples = (const gint16 *)map.data;
-  gsize n = map.size / sizeof(gint16);
   GstFlowReturn ret = GST_FLOW_OK;
 
   g_mutex_lock(&self->lock);
@@ -294,24 +299,7 @@ static GstFlowReturn sink_chain(GstPad *pad, GstObject *parent, GstBuffer *buffe
       GstClockTime pts = GST_BUFFER_PTS(buffer);
       self->timeline_start = GST_CLOCK_TIME_IS_VALID(pts) ? pts : self->segment.start;
     }
-    /* Whole frames go to the engine, so every reply is a whole number of frames (the tail waits). */
-    if (self->staging_n > 0) {
-      gsize take = MIN(n, (gsize)FRAME_SAMPLES - self->staging_n);
-      memcpy(self->staging + self->staging_n, samples, take * sizeof(gint16));
-      self->staging_n += take;
-      samples += take;
-      n -= take;
-      if (self->staging_n == FRAME_SAMPLES) {
-        self->staging_n = 0;
-        ret = push_to_engine_locked(self, self->staging, FRAME_SAMPLES);
-      }
-    }
-    gsize whole = n - n % FRAME_SAMPLES;
-    if (ret == GST_FLOW_OK && whole > 0) ret = push_to_engine_locked(self, samples, whole);
-    if (ret == GST_FLOW_OK && n > whole) {
-      memcpy(self->staging, samples + whole, (n - whole) * sizeof(gint16));
-      self->staging_n = n - whole;
-    }
+    ret = feed_engine_locked(self, map.data, map.size / (self->is_float ? sizeof(gfloat) : sizeof(gint16)));
   }
   g_mutex_unlock(&self->lock);
   gst_buffer_unmap(buffer, &map);
@@ -352,18 +340,14 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *event) {
     return TRUE;
   }
   case GST_EVENT_EOS: {
-    /* The reply ends here: its last partial frame is padded, then the face eases back to rest. */
+    /* The reply ends after the audio fed (its last partial frame padded), then the face eases back to rest. */
     g_mutex_lock(&self->lock);
-    if (self->staging_n > 0 && !self->flushing) {
-      gsize n = self->staging_n;
-      self->staging_n = 0;
-      push_to_engine_locked(self, self->staging, n);
-    }
-    if (self->active) be_essence2_end_utterance(self->engine);
+    int32_t r = self->active ? be_essence2_end_utterance(self->engine) : BE_ESSENCE2_OK;
     self->got_eos = TRUE;
     g_cond_broadcast(&self->cond);
     g_mutex_unlock(&self->lock);
     gst_event_unref(event);
+    if (r != BE_ESSENCE2_OK) end_streams(self, audio_failed(self, "be_essence2_end_utterance", r));
     return TRUE;
   }
   case GST_EVENT_FLUSH_START:
@@ -380,7 +364,7 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *event) {
   case GST_EVENT_FLUSH_STOP: {
     gboolean reset_time = TRUE;
     gst_event_parse_flush_stop(event, &reset_time);
-    if (self->engine != NULL) be_essence2_reset(self->engine);
+    reset_engine(self);
     g_mutex_lock(&self->lock);
     reset_stream_locked(self, reset_time);
     self->flushing = FALSE;
@@ -390,7 +374,22 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *event) {
     if (GST_STATE(self) >= GST_STATE_PAUSED || GST_STATE_PENDING(self) >= GST_STATE_PAUSED) start_tasks(self);
     return TRUE;
   }
-  case GST_EVENT_CAPS:
+  case GST_EVENT_CAPS: {
+    /* The input's rate and format (mono S16LE or F32LE, as the template allows), for feeding the engine. The
+     * element makes its own streams, and their caps, on both source pads. */
+    GstCaps *caps = NULL;
+    GstAudioInfo info;
+    gst_event_parse_caps(event, &caps);
+    gboolean ok = gst_audio_info_from_caps(&info, caps);
+    if (ok) {
+      g_mutex_lock(&self->lock);
+      self->rate = GST_AUDIO_INFO_RATE(&info);
+      self->is_float = GST_AUDIO_INFO_FORMAT(&info) == GST_AUDIO_FORMAT_F32LE;
+      g_mutex_unlock(&self->lock);
+    }
+    gst_event_unref(event);
+    return ok;
+  }
   case GST_EVENT_STREAM_START:
   case GST_EVENT_TAG:
   case GST_EVENT_GAP:
@@ -507,8 +506,8 @@ static void engine_failed(GstEssence2Avatar *self, const char *call, int32_t cod
   end_streams(self, GST_FLOW_ERROR);
 }
 
-/* Pulls one frame (live: an idle frame, or the last one again, when no frame is due) and pushes it with its
- * speech. Returns FALSE when nothing was pushed and the loop should wait a little. */
+/* Takes one frame (live: an idle frame, or the last one again, when no frame is due) and pushes it with its own
+ * audio. Returns FALSE when nothing was pushed and the loop should wait a little. */
 static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
   gsize gst_size = GST_VIDEO_INFO_SIZE(&self->vinfo);
   gsize stride = (gsize)GST_VIDEO_INFO_PLANE_STRIDE(&self->vinfo, 0);
@@ -524,14 +523,27 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
     return TRUE;
   }
   guint8 *dst = direct ? map.data : self->scratch;
-  int32_t got = be_essence2_pull_frame(self->engine, dst, (int32_t)self->frame_bytes);
-  gboolean from_pull = got > 0;
+  g_mutex_lock(&self->lock);
+  guint64 feeds = self->feeds; /* the audio fed before this take */
+  g_mutex_unlock(&self->lock);
+  /* The frame's record: kind, place in its reply, its own audio (all silence when nothing is taken). */
+  be_essence2_frame_info info;
+  memset(&info, 0, sizeof info);
+  info.size = sizeof info;
+  info.reply_frame = -1;
+  const char *call = "be_essence2_take_frame";
+  int32_t got = be_essence2_take_frame(self->engine, dst, (int32_t)self->frame_bytes, &info);
+  gboolean taken = got > 0, held = FALSE;
   if (got == 0 && self->live) {
     /* Nothing due yet (a reply waits for its look-ahead): the last frame again, so the mouth does not drop to
      * rest mid-speech; before the first frame, an idle one. */
     if (self->have_last) {
       got = (int32_t)self->frame_bytes; /* scratch still holds the last frame */
+      held = TRUE;
+      info.reply = self->last_reply;
+      info.reply_frame = self->last_index;
     } else {
+      call = "be_essence2_idle_frame";
       got = be_essence2_idle_frame(self->engine, dst, (int32_t)self->frame_bytes);
     }
   }
@@ -539,48 +551,44 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
     gst_buffer_unmap(video, &map);
     gst_buffer_unref(video);
     if (got < 0) {
-      engine_failed(self, from_pull ? "be_essence2_pull_frame" : "be_essence2_idle_frame", got);
+      engine_failed(self, call, got);
       return TRUE;
     }
     return FALSE;
   }
-  gboolean held = !from_pull && self->live && self->have_last;
-  int32_t kind = from_pull ? be_essence2_last_frame_kind(self->engine) : BE_ESSENCE2_FRAME_IDLE;
-  int64_t index = from_pull ? be_essence2_last_frame_index(self->engine) : -1;
-  int64_t started = 0;
-  be_essence2_reply_counts(self->engine, &started, NULL);
   if (!direct) {
     for (gsize y = 0; y < height; y++) memcpy(map.data + y * stride, self->scratch + y * row, row);
     self->have_last = TRUE;
   }
   gst_buffer_unmap(video, &map);
+  self->last_reply = info.reply;
+  self->last_index = info.reply_frame;
 
-  GstBuffer *audio = gst_buffer_new_allocate(NULL, FRAME_SAMPLES * sizeof(gint16), NULL);
   g_mutex_lock(&self->lock);
   if (self->flushing) {
     g_mutex_unlock(&self->lock);
     gst_buffer_unref(video);
-    gst_buffer_unref(audio);
     return TRUE;
   }
-  /* After end-of-stream the reply is drained at its first idle frame: that frame is not shown. */
-  if (self->got_eos && from_pull && kind == BE_ESSENCE2_FRAME_IDLE && self->fifo_r == self->fifo_w) {
-    self->active = FALSE;
+  if (taken && info.kind == BE_ESSENCE2_FRAME_IDLE) {
+    /* The engine hands out an idle frame only with no reply in it: all audio fed before the take is shown. Offline
+     * that frame is not shown; after end-of-stream it ends both streams. */
+    if (feeds == self->feeds) self->active = FALSE;
+    if (self->got_eos || !self->live) {
+      gboolean ended = self->got_eos;
+      g_mutex_unlock(&self->lock);
+      gst_buffer_unref(video);
+      if (ended) end_streams(self, GST_FLOW_OK);
+      return TRUE;
+    }
+  }
+  GstBuffer *audio = gst_buffer_new_memdup(info.audio, sizeof info.audio);
+  if (audio == NULL) {
     g_mutex_unlock(&self->lock);
     gst_buffer_unref(video);
-    gst_buffer_unref(audio);
-    end_streams(self, GST_FLOW_OK);
+    GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT, ("Could not allocate an audio buffer"), (NULL));
+    end_streams(self, GST_FLOW_ERROR);
     return TRUE;
-  }
-  GstMapInfo amap;
-  if (gst_buffer_map(audio, &amap, GST_MAP_WRITE)) {
-    memset(amap.data, 0, amap.size);
-    if (kind == BE_ESSENCE2_FRAME_SPEECH) {
-      gsize take = MIN((gsize)FRAME_SAMPLES, self->fifo_w - self->fifo_r);
-      memcpy(amap.data, self->fifo + self->fifo_r, take * sizeof(gint16));
-      self->fifo_r += take;
-    }
-    gst_buffer_unmap(audio, &amap);
   }
   GstClockTime pts = self->live ? live_pts : self->timeline_start + gst_util_uint64_scale(self->frames, GST_SECOND, BE_ESSENCE2_FPS);
   GstClockTime next = self->live ? live_pts + FRAME_DURATION
@@ -600,8 +608,8 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
   if (meta != NULL) {
     static const char *const kinds[] = {"idle", "speech", "ramp"};
     gst_structure_set(gst_custom_meta_get_structure(meta), "kind", G_TYPE_STRING,
-                      held ? "held" : kinds[kind >= 0 && kind <= 2 ? kind : 0], "reply", G_TYPE_INT64, (gint64)started, "index",
-                      G_TYPE_INT64, (gint64)index, NULL);
+                      held ? "held" : kinds[info.kind >= 0 && info.kind <= 2 ? info.kind : 0], "reply",
+                      G_TYPE_INT64, (gint64)info.reply, "index", G_TYPE_INT64, (gint64)info.reply_frame, NULL);
   }
   GST_BUFFER_PTS(video) += self->video_delay_run;
   gboolean need_events = self->need_events;
@@ -613,7 +621,7 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
     g_cond_wait(&self->cond, &self->lock);
   g_queue_push_tail(&self->audio_out, audio);
   self->audio_out_buffers++;
-  g_cond_broadcast(&self->cond); /* audio to push, and room in the ring for a waiting chain */
+  g_cond_broadcast(&self->cond); /* audio to push; a chain waiting for the ring looks again */
   g_mutex_unlock(&self->lock);
 
   GstFlowReturn ret = gst_pad_push(self->videopad, video);
@@ -636,10 +644,9 @@ static void wait_for_frame(GstEssence2Avatar *self, int timeout_ms) {
   (void)poll(&p, 1, timeout_ms);
 }
 
-/* Offline: a frame while unshown audio is in the engine, or until the reply drained after end-of-stream. */
+/* Offline: frames while audio fed since the reply last drained is in the engine. */
 static void offline_step(GstEssence2Avatar *self) {
-  gboolean want = self->fifo_w - self->fifo_r >= FRAME_SAMPLES || (self->got_eos && self->active);
-  if (!want) {
+  if (!self->active) {
     if (self->got_eos) {
       g_mutex_unlock(&self->lock);
       end_streams(self, GST_FLOW_OK);
@@ -820,10 +827,11 @@ static GstStateChangeReturn change_state(GstElement *element, GstStateChange tra
     if (!open_engine(self)) return GST_STATE_CHANGE_FAILURE;
     break;
   case GST_STATE_CHANGE_READY_TO_PAUSED:
-    if (!configure_engine(self)) return GST_STATE_CHANGE_FAILURE;
-    be_essence2_reset(self->engine);
+    if (!configure_engine(self) || !reset_engine(self)) return GST_STATE_CHANGE_FAILURE;
     g_mutex_lock(&self->lock);
     reset_stream_locked(self, TRUE);
+    self->rate = BE_ESSENCE2_SAMPLE_RATE; /* until the caps say otherwise */
+    self->is_float = FALSE;
     self->flushing = FALSE;
     self->playing = FALSE;
     self->warned_overflow = FALSE;
@@ -954,7 +962,6 @@ static void finalize(GObject *object) {
   if (self->engine != NULL) be_essence2_destroy(self->engine);
   clear_audio_queue(self);
   g_free(self->avatar);
-  g_free(self->fifo);
   g_free(self->scratch);
   g_mutex_clear(&self->lock);
   g_cond_clear(&self->cond);
@@ -1008,11 +1015,12 @@ static void gst_essence2_avatar_class_init(GstEssence2AvatarClass *klass) {
                           0, 10 * GST_SECOND, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   gst_element_class_set_static_metadata(
       element_class, "essence2 talking avatar", "Filter/Converter/Audio/Video",
-      "Lip-synced video of a talking portrait from speech. sink: speech, S16LE 16 kHz mono. video: the avatar "
-      "speaking, BGR at 25 frames a second, each buffer with an Essence2FrameMeta (kind idle/speech/ramp/held, reply, "
-      "index). audio: the same speech, 640 samples per video frame with its timestamp (silence under idle and "
-      "ramp frames), for a muxer or an audio sink. End-of-stream ends the reply and the face eases back to rest "
-      "before end-of-stream goes on; a flush interrupts the reply",
+      "Lip-synced video of a talking portrait from speech. sink: speech, mono S16LE or F32LE at any rate from "
+      "1 kHz to 384 kHz (the library resamples it to 16 kHz). video: the avatar speaking, BGR at 25 frames a "
+      "second, each buffer with an Essence2FrameMeta (kind idle/speech/ramp/held, reply, index). audio: each "
+      "frame's own speech, S16LE 16 kHz mono, 640 samples with the frame's timestamp (silence under idle and ramp "
+      "frames), for a muxer or an audio sink. End-of-stream ends the reply and the face eases back to rest before "
+      "end-of-stream goes on; a flush interrupts the reply",
       "essence2 authors");
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &video_template);
@@ -1046,6 +1054,7 @@ static void gst_essence2_avatar_init(GstEssence2Avatar *self) {
   gst_segment_init(&self->segment, GST_FORMAT_TIME);
   self->timeline_start = GST_CLOCK_TIME_NONE;
   self->flow = GST_FLOW_OK;
+  self->rate = BE_ESSENCE2_SAMPLE_RATE;
 }
 
 gboolean gst_essence2_avatar_register(GstPlugin *plugin) {

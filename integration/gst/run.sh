@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # integration/gst/run.sh - the essence2avatar GStreamer element as users meet it: gst-inspect's documentation,
-# the element tests (test_gst elements: caps, timestamps, end-of-stream, flush, bad avatars, live pacing, 20
-# pipelines with no leak), the README's file pipeline to an MP4 with its sync measured from the file (test_gst
+# the element tests (test_gst elements: caps, timestamps, end-of-stream, other input rates and float, flush, bad
+# avatars, live pacing, 20 pipelines with no leak), the README's file pipeline to an MP4 with its sync measured from the file (test_gst
 # sync), and the README's live pipelines (to fakesink, and to autovideosink on a virtual display when xvfb-run
 # is there). Needs build/gst/libgstessence2.so and build/gst/test_gst (make test-gst builds them).
 # Ends with "gst pipelines: N passed, M failed".

@@ -3,8 +3,9 @@
  * reach build/gst).
  *
  *   test_gst elements AVATAR SPEECH.wav      caps, timestamps, the speech on the audio pad, end-of-stream,
- *                                            a flushing seek mid-reply, a bad and a corrupt avatar, live pacing,
- *                                            20 pipelines in one process with no leak
+ *                                            speech at 44.1 kHz S16LE and 48 kHz F32LE, a flushing seek
+ *                                            mid-reply, a bad and a corrupt avatar, live pacing, 20 pipelines
+ *                                            in one process with no leak
  *   test_gst sync FILE.mp4 AVATAR SPEECH.wav  audio and video of a muxed file in step: the video's frames
  *                                            against the engine's own render of SPEECH, the sound track against
  *                                            SPEECH
@@ -263,6 +264,75 @@ static void test_file(const char *avatar, const char *wav, const int16_t *speech
         mismatched);
   if (vcaps) gst_caps_unref(vcaps);
   if (acaps) gst_caps_unref(acaps);
+  g_array_free(frames, TRUE);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(v);
+  gst_object_unref(au);
+  gst_object_unref(pipeline);
+}
+
+/* Speech at another rate, in 16-bit or float: the library resamples it, so the replies and the frames' own audio
+ * (16 kHz) are those of the speech itself. */
+static void test_rate(const char *avatar, const char *wav, const int16_t *speech, int64_t count, const char *format,
+                      int rate) {
+  gchar *desc = g_strdup_printf(
+      "filesrc location=\"%s\" ! wavparse ! audioconvert ! audioresample ! "
+      "audio/x-raw,format=%s,rate=%d,channels=1 ! essence2avatar avatar=\"%s\" name=a "
+      "a.video ! appsink name=v sync=false max-buffers=0 a.audio ! appsink name=au sync=false max-buffers=0",
+      wav, format, rate, avatar);
+  GstElement *pipeline = gst_parse_launch(desc, NULL);
+  g_free(desc);
+  if (pipeline == NULL) {
+    check(0, "parse the %s %d Hz pipeline", format, rate);
+    return;
+  }
+  GstAppSink *v = GST_APP_SINK(gst_bin_get_by_name(GST_BIN(pipeline), "v"));
+  GstAppSink *au = GST_APP_SINK(gst_bin_get_by_name(GST_BIN(pipeline), "au"));
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GArray *frames = g_array_new(FALSE, TRUE, sizeof(Frame));
+  GstCaps *acaps = NULL;
+  collect(v, au, frames, G_MAXUINT, NULL, &acaps);
+  guint speech_frames = (guint)((count + SPF - 1) / SPF), n_speech = 0, n_ramp = 0, n_other = 0;
+  GArray *heard = g_array_new(FALSE, TRUE, sizeof(int16_t));
+  for (guint k = 0; k < frames->len; k++) {
+    Frame *f = &g_array_index(frames, Frame, k);
+    if (strcmp(f->kind, "speech") == 0) {
+      n_speech++;
+      g_array_append_vals(heard, f->audio, SPF);
+    } else if (strcmp(f->kind, "ramp") == 0) {
+      n_ramp++;
+    } else {
+      n_other++;
+    }
+  }
+  /* Where the speech sits in the frames' audio (normalised cross-correlation, +-2 ms). */
+  int best_off = 0;
+  double best_corr = -2;
+  int64_t n = MIN(count, (int64_t)heard->len) - 64;
+  for (int off = -32; off <= 32; off++) {
+    double sxy = 0, sxx = 0, syy = 0;
+    for (int64_t i = 32; i < n; i++) {
+      double x = speech[i], y = g_array_index(heard, int16_t, i + off);
+      sxy += x * y;
+      sxx += x * x;
+      syy += y * y;
+    }
+    double c = sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
+    if (c > best_corr) {
+      best_corr = c;
+      best_off = off;
+    }
+  }
+  gint out_rate = 0;
+  if (acaps != NULL) gst_structure_get_int(gst_caps_get_structure(acaps, 0), "rate", &out_rate);
+  check(gst_app_sink_is_eos(v) && gst_app_sink_is_eos(au) && n_speech + 1 >= speech_frames &&
+            n_speech <= speech_frames + 1 && n_ramp >= 1 && n_ramp <= 25 && n_other == 0 && out_rate == 16000 &&
+            best_corr > 0.95 && abs(best_off) <= 1,
+        "%s at %d Hz in: %u speech frames (%u at 16 kHz), %u ramp, %u other; the audio pad's 16 kHz speech matches "
+        "the original at %d samples (correlation %.3f)",
+        format, rate, n_speech, speech_frames, n_ramp, n_other, best_off, best_corr);
+  if (acaps) gst_caps_unref(acaps);
+  g_array_free(heard, TRUE);
   g_array_free(frames, TRUE);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(v);
@@ -586,6 +656,8 @@ int main(int argc, char **argv) {
     if (factory == NULL) return 1;
     gst_object_unref(factory);
     test_file(avatar, wav, speech, count);
+    test_rate(avatar, wav, speech, count, "S16LE", 44100);
+    test_rate(avatar, wav, speech, count, "F32LE", 48000);
     test_flush(avatar, wav, count);
     test_bad_avatar("/nonexistent/missing.imx", "a missing avatar", "missing.imx");
     gchar *corrupt = g_build_filename(g_get_tmp_dir(), "essence2-gst-corrupt.imx", NULL);
