@@ -240,7 +240,7 @@ test-tools: $(TOOLS_VENV)/.ready
 	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests
 
 # The Python package (python/): a wheel with libessence2 and the shipped avatars inside, installed into a fresh
-# virtual environment (numpy, soxr, pytest, PyAV, Pipecat, LiveKit Agents, aiohttp, aiortc and selenium from
+# virtual environment (numpy, pytest, PyAV, Pipecat, LiveKit Agents, aiohttp, aiortc and selenium from
 # PyPI; the page test drives Debian's chromium and chromium-driver) and tested there, away
 # from the source tree.
 WHEEL := dist/essence2-$(VERSION)-py3-none-linux_$(shell uname -m).whl

@@ -1,7 +1,8 @@
 """Shared by the end-to-end scripts against the reference service (integration/sessions/run.py,
-integration/downloads/run.py): the tally of checks, libessence2 through ctypes with the signatures they use,
-and the reference service (service/) started on loopback."""
+integration/downloads/run.py): the tally of checks, libessence2 through ctypes with the signatures of the Python
+package's one table (python/src/essence2/_native.py), and the reference service (service/) started on loopback."""
 import ctypes
+import importlib.util
 import re
 import signal
 import subprocess
@@ -30,32 +31,19 @@ class Checks:
         return 1 if self.failed else 0
 
 
-_I32, _VP, _CP = ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p
-_SIGNATURES = {
-    "be_essence2_create": (_I32, [_CP, _CP, _I32, ctypes.POINTER(_VP)]),
-    "be_essence2_destroy": (_I32, [_VP]),
-    "be_essence2_pull_frame": (_I32, [_VP, _VP, _I32]),
-    "be_essence2_idle_frame": (_I32, [_VP, _VP, _I32]),
-    "be_essence2_set_pacing": (_I32, [_VP, _I32]),
-    "be_essence2_set_mode": (_I32, [_VP, _I32]),
-    "be_essence2_get_info": (_I32, [_VP, ctypes.POINTER(_I32), ctypes.POINTER(_I32)]),
-    "be_essence2_set_api_secret": (_I32, [_CP]),
-    "be_essence2_set_service_url": (_I32, [_CP]),
-    "be_essence2_download_avatar": (_I32, [_CP, _CP, _CP, _I32]),
-    "be_essence2_last_refusal": (_I32, [_CP, _I32]),
-    "be_essence2_last_error": (_I32, [_CP, _I32]),
-    "be_essence2_version": (_CP, []),
-    "be_essence2_quiesce_all": (_I32, [_I32]),
-}
+def native():
+    """python/src/essence2/_native.py, loaded by its path (no install, no numpy): the one table of the library's
+    signatures (``SIGNATURES``, ``bind``), its constants and the frame record's struct."""
+    path = ROOT / "python" / "src" / "essence2" / "_native.py"
+    spec = importlib.util.spec_from_file_location("essence2_native", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_library(path):
-    """libessence2 at `path`, with the signatures above."""
-    lib = ctypes.CDLL(path)
-    for name, (result, arguments) in _SIGNATURES.items():
-        function = getattr(lib, name)
-        function.restype, function.argtypes = result, arguments
-    return lib
+    """libessence2 at `path`, with the signatures of the package's table."""
+    return native().load(path)
 
 
 def text(function):

@@ -3,7 +3,8 @@
     python examples/python/render_mp4.py speech.wav out.mp4 [--avatar grace-hopper] [--seed 7]
 
 Needs the essence2 wheel (make python; pip install dist/essence2-*.whl) and PyAV (pip install av).
-The speech may be any rate and mono or stereo WAV; the video carries the 16 kHz audio each frame shows.
+The speech may be any rate and mono or stereo WAV (the library resamples it); the video carries each frame's own
+16 kHz audio, from the frame's record.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ def read_wav(path: str) -> tuple[np.ndarray, int]:
         if w.getsampwidth() != 2:
             raise SystemExit(f"{path}: 16-bit PCM WAV only (convert with: essence2 audio {path} -o x.wav)")
         pcm = np.frombuffer(w.readframes(w.getnframes()), "<i2")
-        if w.getnchannels() > 1:
-            pcm = pcm.reshape(-1, w.getnchannels()).mean(axis=1).astype(np.int16)
+        if w.getnchannels() > 1:  # mixed as float (-1 ... 1): the library makes 16-bit samples of it, one rule
+            pcm = pcm.reshape(-1, w.getnchannels()).astype(np.float32).mean(axis=1) / np.float32(32768)
         return pcm, w.getframerate()
 
 

@@ -8,20 +8,18 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pipecat", reason="Pipecat is not installed (pip install pipecat-ai)")
-soxr = pytest.importorskip("soxr")
 
 from pipecat.frames.frames import (InterruptionFrame, OutputAudioRawFrame, OutputImageRawFrame,  # noqa: E402
                                    TTSAudioRawFrame, TTSStartedFrame, TTSStoppedFrame)
 from pipecat.tests.utils import SleepFrame, run_test  # noqa: E402
 
 from essence2.pipecat import Essence2VideoProcessor  # noqa: E402
-from test_engine import demo_pcm  # noqa: E402
+from test_engine import demo_pcm, upsample  # noqa: E402
 
 
 def tts_frames(seconds: float, rate: int = 24000, chunk_ms: int = 100):
     pcm = demo_pcm(seconds)
-    hi = soxr.resample(pcm.astype(np.float32) / 32768, 16000, rate)
-    hi16 = np.clip(np.round(hi * 32767), -32768, 32767).astype(np.int16)
+    hi16 = np.round(upsample(pcm, rate) * 32768).clip(-32768, 32767).astype(np.int16)  # TTS-like int16 input
     step = rate * chunk_ms // 1000
     return [TTSAudioRawFrame(audio=hi16[i:i + step].tobytes(), sample_rate=rate, num_channels=1)
             for i in range(0, len(hi16), step)], len(pcm)

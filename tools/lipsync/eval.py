@@ -13,6 +13,7 @@ for the 24/48 kHz sources, the `essence2` command (--cli).
 
 import argparse
 import ctypes
+import importlib.util
 import json
 import os
 import sys
@@ -28,38 +29,26 @@ from measure import (  # noqa: E402,F401
     BILABIALS, CLOSED, FPS, LAGS, PAUSE_MIN, RATE, SEED, SPF, MouthMeter, excluded_frames, lagged_r, luma,
     normalise, overall, pearson, phones_with_silence, read_imx_mouth, utterance_figures)
 
-RING = 256000
-FRAME_IDLE, FRAME_SPEECH, FRAME_RAMP = 0, 1, 2
-PACING_UNPACED = 1
-MODELS = {"learned": 0, "v1": 1}  # BE_ESSENCE2_LIPSYNC_LEARNED, BE_ESSENCE2_LIPSYNC_V1
+# The library's signatures and constants: the Python package's one table, loaded by its path (no install needed).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_NATIVE = os.path.join(_HERE, "..", "..", "python", "src", "essence2", "_native.py")
+_spec = importlib.util.spec_from_file_location("essence2_native", _NATIVE)
+N = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(N)
+
+RING = N.RING_SAMPLES
+FRAME_IDLE, FRAME_SPEECH, FRAME_RAMP = N.FRAME_IDLE, N.FRAME_SPEECH, N.FRAME_RAMP
+PACING_UNPACED = N.PACING_UNPACED
+MODELS = {"learned": N.LIPSYNC_LEARNED, "v1": N.LIPSYNC_V1}
 
 
 # ---- the library ------------------------------------------------------------------------------------------
 
 class Library:
-    """libessence2.so through ctypes, with the signatures of include/essence2.h."""
+    """libessence2.so through ctypes, with the signatures of the package's table (python/src/essence2/_native.py)."""
 
     def __init__(self, path):
-        self.lib = lib = ctypes.CDLL(os.path.abspath(path))
-        H, I32, I64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64
-        sig = {
-            "be_essence2_create": (I32, [ctypes.c_char_p, ctypes.c_char_p, I32, ctypes.POINTER(H)]),
-            "be_essence2_destroy": (I32, [H]),
-            "be_essence2_set_pacing": (I32, [H, I32]),
-            "be_essence2_set_seed": (I32, [H, ctypes.c_uint64]),
-            "be_essence2_set_lipsync": (I32, [H, I32]),
-            "be_essence2_get_info": (I32, [H, ctypes.POINTER(I32), ctypes.POINTER(I32)]),
-            "be_essence2_push_audio": (I32, [H, ctypes.POINTER(ctypes.c_int16), I32]),
-            "be_essence2_end_utterance": (I32, [H]),
-            "be_essence2_pull_frame": (I32, [H, ctypes.c_void_p, I32]),
-            "be_essence2_last_frame_kind": (I32, [H]),
-            "be_essence2_last_error": (I32, [ctypes.c_char_p, I32]),
-            "be_essence2_quiesce_all": (I32, [I32]),
-            "be_essence2_version": (ctypes.c_char_p, []),
-        }
-        for name, (res, args) in sig.items():
-            f = getattr(lib, name)
-            f.restype, f.argtypes = res, args
+        self.lib = N.load(os.path.abspath(path))
 
     def error(self):
         buf = ctypes.create_string_buffer(512)
@@ -115,7 +104,7 @@ class Session:
             while pushed < len(pcm):
                 n = min(len(pcm) - pushed, RING // 4)
                 chunk = pcm[pushed:pushed + n]
-                rc = lib.be_essence2_push_audio(self.h, chunk.ctypes.data_as(ctypes.POINTER(ctypes.c_int16)), n)
+                rc = lib.be_essence2_push_audio(self.h, chunk.ctypes.data, n)
                 if rc == -2:
                     break
                 if rc != 0:

@@ -1,7 +1,7 @@
 """essence2: a talking-avatar engine on your own CPU.
 
-Speech goes in (any rate, mono); lip-synced video frames of a portrait come out, 25 a second, with the 40 ms of
-audio each belongs to::
+Speech goes in (any rate, mono); lip-synced video frames of a portrait come out, 25 a second, each with the
+engine's record of it (kind, place in its reply, audio time, its own 40 ms of audio)::
 
     import essence2
 
@@ -10,7 +10,8 @@ audio each belongs to::
         engine.flush()
         for frame in engine.frames_until_idle():
             frame.bgr      # numpy uint8, height x width x 3 (B, G, R)
-            frame.audio    # numpy int16, 640 samples at 16 kHz
+            frame.audio    # numpy int16, the frame's own 640 samples at 16 kHz
+            frame.kind, frame.reply, frame.reply_frame, frame.audio_time, frame.ends_reply
 
 A binding of ``libessence2.so`` (shipped inside the wheel) through ctypes.
 """

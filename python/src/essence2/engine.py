@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
-import math
 import os
 import select
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
 from typing import Any, Literal
@@ -19,41 +17,18 @@ from . import _native as N
 from .errors import Essence2Error, SessionRefused
 from .frame import Frame, FrameKind
 
-Pacing = Literal["realtime", "unpaced"]
+Pacing = Literal["realtime", "unpaced", "audio_clock"]
 Mode = Literal["full", "head"]
 LipSync = Literal["learned", "v1"]
 
 _KINDS: dict[int, FrameKind] = {N.FRAME_IDLE: "idle", N.FRAME_SPEECH: "speech", N.FRAME_RAMP: "ramp"}
-_SILENCE_TIMEOUT = 0.6  # seconds without audio that end a reply (as the engine counts them)
+_PACINGS = {"realtime": N.PACING_REALTIME, "unpaced": N.PACING_UNPACED, "audio_clock": N.PACING_AUDIO_CLOCK}
+_FEED_CHUNK = 1 << 22  # samples a feed call at most (its count is an int32); the library joins them seamlessly
 
 
-class _ReplyAudio:
-    """The 16 kHz audio of one reply, in order, grown as it is pushed; frame k shows [640k, 640k + 640)."""
-
-    def __init__(self) -> None:
-        self.samples = np.zeros(16000, np.int16)
-        self.length = 0
-
-    def append(self, pcm: np.ndarray) -> None:
-        need = self.length + len(pcm)
-        if need > len(self.samples):
-            grown = np.zeros(max(need, 2 * len(self.samples)), np.int16)
-            grown[: self.length] = self.samples[: self.length]
-            self.samples = grown
-        self.samples[self.length:need] = pcm
-        self.length = need
-
-    def frame(self, index: int) -> np.ndarray:
-        out = np.zeros(N.SAMPLES_PER_FRAME, np.int16)
-        start = index * N.SAMPLES_PER_FRAME
-        if 0 <= start < self.length:
-            part = self.samples[start:min(start + N.SAMPLES_PER_FRAME, self.length)]
-            out[: len(part)] = part
-        return out
-
-
-def _to_int16(pcm: Any) -> np.ndarray:
-    """int16 bytes, or a 1-D numpy array (int16, or float in -1..1), as an int16 array."""
+def _samples(pcm: Any) -> np.ndarray:
+    """int16 bytes, or a 1-D numpy array (int16, or float in -1..1), as a contiguous int16 or float32 array: what
+    be_essence2_feed_audio / be_essence2_feed_float take (the library converts float with its one rule)."""
     if isinstance(pcm, (bytes, bytearray, memoryview)):
         raw = memoryview(pcm).cast("B")
         if len(raw) % 2:
@@ -65,11 +40,11 @@ def _to_int16(pcm: Any) -> np.ndarray:
     if arr.ndim != 1:
         raise ValueError(f"audio must be mono: a 1-D array (got shape {arr.shape}); mix the channels first")
     if arr.dtype == np.int16:
-        return arr
+        return np.ascontiguousarray(arr)
     if np.issubdtype(arr.dtype, np.floating):
         if not np.all(np.isfinite(arr)):
             raise ValueError("audio holds NaN or infinite samples")
-        return np.clip(np.round(arr * 32767.0), -32768, 32767).astype(np.int16)
+        return np.ascontiguousarray(arr, dtype=np.float32)
     raise TypeError(f"audio must be int16 bytes, or an int16 or float numpy array; got dtype {arr.dtype}")
 
 
@@ -88,7 +63,9 @@ class Essence2:
         avatar: the path of an ``.imx`` avatar, or the name of one shipped in the package
             (``essence2.shipped_avatars()``).
         pacing: ``"realtime"`` hands out at most 25 frames a second on the wall clock, with idle motion between
-            replies (for live use); ``"unpaced"`` hands them out as fast as they render (for files).
+            replies (for live use); ``"unpaced"`` hands them out as fast as they render (for files);
+            ``"audio_clock"`` is realtime, except that a reply's speech frames follow the played position the
+            host reports with ``set_playout_position()`` (for a host that plays the frames' audio itself).
         mode: ``"full"`` (the whole portrait) or ``"head"`` (a square crop around the head).
         seed: the idle motion's seed; the same audio and seed give the same frames (unpaced).
         lipsync: ``"learned"`` (default) or ``"v1"``.
@@ -113,8 +90,7 @@ class Essence2:
         self._handle = handle.value
         self.avatar = path
         try:
-            self._set("be_essence2_set_pacing", {"realtime": N.PACING_REALTIME, "unpaced": N.PACING_UNPACED},
-                      "pacing", pacing)
+            self._set("be_essence2_set_pacing", _PACINGS, "pacing", pacing)
             self._set("be_essence2_set_mode", {"full": N.MODE_FULL, "head": N.MODE_HEAD}, "mode", mode)
             self._set("be_essence2_set_lipsync", {"learned": N.LIPSYNC_LEARNED, "v1": N.LIPSYNC_V1},
                       "lipsync", lipsync)
@@ -131,16 +107,9 @@ class Essence2:
         self.pacing: Pacing = pacing
         self.width, self.height = w.value, h.value
         self._frame_bytes = self.width * self.height * 3
-        self._replies: deque[_ReplyAudio] = deque()  # pushed, not yet started in the frames
-        self._filling: _ReplyAudio | None = None     # the reply new audio goes to
-        self._current: _ReplyAudio | None = None     # the reply whose frames are being handed out
-        self._last_push = -math.inf
-        self._started = self._ended = 0
-        self._index = 0
-        self._resampler: Any = None
-        self._resample_rate = N.SAMPLE_RATE
-        self._overflow: deque[np.ndarray] = deque()  # 16 kHz audio waiting for room in the engine's ring
-        self._flush_waiting = False                  # flush() once the waiting audio is in
+        self._info = N.FrameInfo()  # filled by each take_frame
+        self._open = False    # audio pushed since the last flush() / interrupt(): the reply is still being fed
+        self._unseen = False  # audio pushed after the last frame that showed speech or ended a reply
 
     # ---- errors ----------------------------------------------------------------------------------------
 
@@ -171,97 +140,76 @@ class Essence2:
 
         Args:
             pcm: mono audio: int16 little-endian bytes, or a 1-D numpy array of int16 or float (-1 ... 1).
-            sample_rate: its rate in Hz; other rates than 16000 are resampled (PyPI ``soxr``), continuously
-                across the pushes of a reply.
+            sample_rate: its rate in Hz, 1000 ... 384000. The library resamples other rates than 16000 to 16 kHz
+                (its one resampler, the filter carried from one push to the next, a new filter when the rate
+                changes) and turns float samples into 16-bit ones by its one rule (``round(x * 32768)``, clipped).
 
-        Audio beyond what the engine's ring holds (16 s not yet turned into frames) waits here, in order, and is
-        handed over as frames are taken, so a whole file can be pushed at once.
+        Audio beyond what the engine's ring holds (16 s not yet turned into frames) waits inside the engine, in
+        order, and goes into the ring as frames are taken, so a whole file can be pushed at once (up to 10
+        minutes waiting beyond the ring).
 
         Raises:
-            ValueError, TypeError: audio that is not mono PCM, holds NaN, or a rate that is not positive.
+            ValueError, TypeError: audio that is not mono PCM, holds NaN, or a rate outside 1000 ... 384000.
+            Essence2Error: more than 10 minutes would wait beyond the ring (take frames, then push the rest).
         """
-        self._live()
-        if not isinstance(sample_rate, (int, np.integer)) or sample_rate <= 0:
-            raise ValueError(f"sample_rate must be a positive integer (Hz); got {sample_rate!r}")
-        pcm16 = _to_int16(pcm)
-        if sample_rate != N.SAMPLE_RATE or self._resampler is not None:
-            pcm16 = self._resample(pcm16, int(sample_rate))
-        self._queue(np.array(pcm16, np.int16))
-
-    def _queue(self, pcm16: np.ndarray) -> None:
-        if len(pcm16) == 0:
-            return
-        now = time.monotonic()
-        if self._filling is None or (now - self._last_push >= _SILENCE_TIMEOUT and not self._overflow):
-            self._filling = _ReplyAudio()
-            self._replies.append(self._filling)
-        self._filling.append(pcm16)
-        self._last_push = now
-        for start in range(0, len(pcm16), N.RING_SAMPLES):
-            self._overflow.append(pcm16[start:start + N.RING_SAMPLES])
-        self._drain()
-
-    def _drain(self) -> None:
-        """Hands waiting audio to the engine while its ring has room; then a waiting flush."""
         handle = self._live()
-        while self._overflow:
-            part = self._overflow[0]
-            code = self._lib.be_essence2_push_audio(handle, part.ctypes.data, len(part))
-            if code == -2 and "full" in N.last_error():
-                return
-            self._check("be_essence2_push_audio", code)
-            self._overflow.popleft()
-        if self._flush_waiting:
-            self._flush_waiting = False
-            self._check("be_essence2_end_utterance", self._lib.be_essence2_end_utterance(handle))
-
-    def _resample(self, pcm16: np.ndarray, rate: int) -> np.ndarray:
-        if self._resampler is not None and rate != self._resample_rate:
-            raise ValueError(f"a reply's audio keeps one rate ({self._resample_rate} Hz); call flush() before "
-                             f"pushing {rate} Hz")
-        if self._resampler is None:
-            try:
-                import soxr
-            except ImportError as e:
-                raise ImportError("audio at other rates than 16000 Hz is resampled with soxr: "
-                                  "pip install soxr (or resample to 16 kHz yourself)") from e
-            self._resampler = soxr.ResampleStream(rate, N.SAMPLE_RATE, 1, dtype="int16", quality="HQ")
-            self._resample_rate = rate
-        return self._resampler.resample_chunk(pcm16)
+        if isinstance(sample_rate, bool) or not isinstance(sample_rate, (int, np.integer)) or sample_rate <= 0:
+            raise ValueError(f"sample_rate must be a positive integer (Hz); got {sample_rate!r}")
+        samples = _samples(pcm)
+        if samples.dtype == np.int16:
+            name, feed = "be_essence2_feed_audio", self._lib.be_essence2_feed_audio
+        else:
+            name, feed = "be_essence2_feed_float", self._lib.be_essence2_feed_float
+        for start in range(0, len(samples), _FEED_CHUNK):
+            part = samples[start:start + _FEED_CHUNK]
+            code = feed(handle, part.ctypes.data, len(part), int(sample_rate))
+            if code == -1:
+                raise ValueError(N.last_error())
+            self._check(name, code)
+            self._open = self._unseen = True
 
     def flush(self) -> None:
-        """Ends the current reply: its last frames render (the last 40 ms padded with silence), then the face
-        eases back to rest and idles. Audio pushed afterwards starts a new reply."""
-        self._live()
-        if self._resampler is not None:
-            tail = self._resampler.resample_chunk(np.zeros(0, np.int16), last=True)
-            self._resampler = None
-            self._resample_rate = N.SAMPLE_RATE
-            self._queue(np.array(tail, np.int16))
-        self._filling = None
-        self._flush_waiting = True
-        self._drain()
+        """Ends the current reply after the audio pushed so far: its last frames render (the last 40 ms padded
+        with silence), then the face eases back to rest and idles. Audio pushed afterwards starts a new reply."""
+        self._check("be_essence2_end_utterance", self._lib.be_essence2_end_utterance(self._live()))
+        self._open = False
 
     def interrupt(self) -> None:
         """Barge-in: drops all queued audio and frames; a reply being shown eases to rest from its last frame
         (ramp frames) and ends."""
-        handle = self._live()
-        self._check("be_essence2_reset", self._lib.be_essence2_reset(handle))
-        self._overflow.clear()
-        self._flush_waiting = False
-        self._replies.clear()
-        self._filling = None
-        self._resampler = None
-        self._resample_rate = N.SAMPLE_RATE
+        self._check("be_essence2_reset", self._lib.be_essence2_reset(self._live()))
+        self._open = self._unseen = False
+
+    def set_playout_position(self, samples_played: int) -> None:
+        """How many samples (16 kHz) of the current reply's audio the host has played: with
+        ``pacing="audio_clock"`` speech frame k is handed out once sample ``k * 640`` has played; in the other
+        pacings frames whose audio has all played are skipped. A new reply starts at 0."""
+        self._check("be_essence2_set_playout_position",
+                    self._lib.be_essence2_set_playout_position(self._live(), int(samples_played)))
+
+    @property
+    def pending_samples(self) -> int:
+        """Samples (16 kHz) pushed that still wait beyond the engine's ring."""
+        return self._check("be_essence2_pending_samples", self._lib.be_essence2_pending_samples(self._live()))
 
     # ---- frames ----------------------------------------------------------------------------------------
 
     @property
     def reply_pending(self) -> bool:
-        """True while pushed speech still has frames to come: a reply queued, still open (not flushed), or
-        being shown (its end not yet handed out)."""
-        return (bool(self._replies) or bool(self._overflow) or self._filling is not None
-                or self._started > self._ended)
+        """True while pushed speech still has frames to come: the reply still open (not flushed), audio waiting
+        beyond the ring or not yet shown, or a reply being shown (its end not yet handed out)."""
+        # No copy of the engine's reply rules here: how the pushed audio splits into replies is the engine's (its
+        # frames say it). `_unseen` only covers audio whose reply has not shown a frame yet; it ends at the next
+        # speech frame or the idle frame that ends a reply.
+        started, ended = self._reply_counts()
+        return self._open or self._unseen or started > ended or self.pending_samples > 0
+
+    def _reply_counts(self) -> tuple[int, int]:
+        """Replies started and ended in the frames handed out (the engine's count)."""
+        started, ended = ctypes.c_int64(), ctypes.c_int64()
+        self._check("be_essence2_reply_counts",
+                    self._lib.be_essence2_reply_counts(self._live(), ctypes.byref(started), ctypes.byref(ended)))
+        return started.value, ended.value
 
     @property
     def ready(self) -> bool:
@@ -269,36 +217,22 @@ class Essence2:
         return bool(self._lib.be_essence2_is_ready(self._live()))
 
     def pull(self) -> Frame | None:
-        """The next frame that is due, or None when none is (realtime: not yet time; unpaced: still rendering,
-        or a reply is waiting for more audio). Never blocks."""
+        """The next frame that is due, with its record, or None when none is (realtime: not yet time; unpaced:
+        still rendering, or a reply is waiting for more audio). Never blocks."""
         handle = self._live()
-        if self._overflow or self._flush_waiting:
-            self._drain()
         out = np.empty((self.height, self.width, 3), np.uint8)
-        n = self._lib.be_essence2_pull_frame(handle, out.ctypes.data, self._frame_bytes)
+        info = self._info
+        info.size = ctypes.sizeof(N.FrameInfo)
+        n = self._lib.be_essence2_take_frame(handle, out.ctypes.data, self._frame_bytes, ctypes.byref(info))
         if n == 0:
             return None
-        self._check("be_essence2_pull_frame", n)
-        return self._describe(handle, out)
-
-    def _describe(self, handle: int, picture: np.ndarray) -> Frame:
-        kind = _KINDS.get(self._lib.be_essence2_last_frame_kind(handle), "idle")
-        started, ended = ctypes.c_int64(), ctypes.c_int64()
-        self._check("be_essence2_reply_counts",
-                    self._lib.be_essence2_reply_counts(handle, ctypes.byref(started), ctypes.byref(ended)))
-        while self._started < started.value:
-            self._started += 1
-            self._current = self._replies.popleft() if self._replies else None
-        end_of_reply = ended.value > self._ended
-        self._ended = ended.value
-        reply_index = int(self._lib.be_essence2_last_frame_index(handle)) if kind != "idle" else -1
-        if kind == "speech" and self._current is not None:
-            audio = self._current.frame(reply_index)
-        else:
-            audio = np.zeros(N.SAMPLES_PER_FRAME, np.int16)
-        frame = Frame(bgr=picture, audio=audio, kind=kind, end_of_reply=end_of_reply, index=self._index,
-                      reply_index=reply_index)
-        self._index += 1
+        self._check("be_essence2_take_frame", n)
+        frame = Frame(bgr=out, audio=np.ctypeslib.as_array(info.audio).copy(), kind=_KINDS.get(info.kind, "idle"),
+                      index=info.index, reply=info.reply, reply_frame=info.reply_frame,
+                      audio_time=info.audio_time if info.has_audio_time else None, ends_reply=bool(info.ends_reply),
+                      skipped=info.skipped, audio_samples=info.audio_samples)
+        if frame.is_speech or (frame.ends_reply and frame.kind == "idle"):
+            self._unseen = False
         return frame
 
     def next_frame(self, timeout: float | None = None) -> Frame | None:
@@ -324,7 +258,8 @@ class Essence2:
 
     def frames_until_idle(self, timeout: float = 30.0) -> Iterator[Frame]:
         """The frames of the replies queued now, up to and including the first frame after the last one ends
-        (``end_of_reply``); for rendering files. Call ``flush()`` first so the last reply ends at once.
+        (``ends_reply`` with nothing pending); for rendering files. Call ``flush()`` first so the last reply ends
+        at once.
 
         Raises:
             TimeoutError: no frame came for ``timeout`` seconds (a reply waiting for audio that never came).
@@ -334,7 +269,7 @@ class Essence2:
             if frame is None:
                 raise TimeoutError(f"no frame for {timeout} s: is a reply waiting for audio? call flush()")
             yield frame
-            if frame.end_of_reply and not self._replies and self._filling is None:
+            if frame.ends_reply and not self.reply_pending:
                 return
 
     async def frames(self) -> AsyncIterator[Frame]:

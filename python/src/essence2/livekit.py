@@ -1,9 +1,9 @@
 """LiveKit Agents: the avatar as a video generator for the agents framework's avatar runner.
 
 ``Essence2VideoGenerator`` takes the agent's speech (``rtc.AudioFrame`` at any rate, then ``AudioSegmentEnd``)
-and yields the avatar's video (``rtc.VideoFrame``, RGBA, 25 a second) with the speech audio in step
-(``rtc.AudioFrame``, 16 kHz mono, 40 ms each) and ``AudioSegmentEnd`` when a reply has been shown;
-``clear_buffer()`` (an interruption) drops the queued speech and eases the face to rest::
+and yields the avatar's video (``rtc.VideoFrame``, RGBA, 25 a second) with each speech frame's own audio in step
+(``rtc.AudioFrame``, 16 kHz mono, 40 ms each, from the frame's record) and ``AudioSegmentEnd`` when a reply has
+been shown; ``clear_buffer()`` (an interruption) drops the queued speech and eases the face to rest::
 
     gen = Essence2VideoGenerator(avatar="grace-hopper")
     runner = AvatarRunner(room, audio_recv=DataStreamAudioReceiver(room), video_gen=gen,
@@ -11,7 +11,7 @@ and yields the avatar's video (``rtc.VideoFrame``, RGBA, 25 a second) with the s
     await runner.start()
 
 See ``examples/python/livekit_avatar_worker.py`` for a whole worker. Needs the ``livekit`` extra
-(``pip install 'essence2[livekit]'``: livekit-agents, soxr).
+(``pip install 'essence2[livekit]'``: livekit-agents).
 """
 
 from __future__ import annotations
@@ -65,14 +65,14 @@ class Essence2VideoGenerator(VideoGenerator):
 
     def clear_buffer(self) -> None:
         """Interruption: the queued speech is dropped and the face eases to rest."""
-        if self._feed.speaking or self._engine.reply_pending:
-            self._cleared += 1
+        started, ended = self._engine._reply_counts()
+        self._cleared += started - ended  # the reply being shown ends at the interrupt, unreported
         self._feed.clear()
 
     async def __aiter__(self) -> AsyncIterator[rtc.VideoFrame | rtc.AudioFrame | AudioSegmentEnd]:
         rgba = np.full((self._engine.height, self._engine.width, 4), 255, np.uint8)
         async for f in self._engine.frames():
-            if f.end_of_reply:
+            if f.ends_reply:
                 if self._cleared:
                     self._cleared -= 1
                 else:

@@ -1,15 +1,16 @@
 """Pipecat: the avatar as a frame processor.
 
 Put it after the text-to-speech service; it takes the TTS audio (any rate), and sends on image frames 25 times a
-second (``OutputImageRawFrame``, RGB) with the speech audio in step (``OutputAudioRawFrame``, 16 kHz mono, 40 ms
-per video frame). Between replies it sends idle frames; an interruption eases the face to rest::
+second (``OutputImageRawFrame``, RGB) with the speech audio in step (``OutputAudioRawFrame``, 16 kHz mono: each
+speech frame's own 40 ms, from the frame's record). Between replies it sends idle frames; an interruption eases the
+face to rest::
 
     from essence2.pipecat import Essence2VideoProcessor
 
     pipeline = Pipeline([transport.input(), stt, llm, tts, Essence2VideoProcessor(avatar="grace-hopper"),
                          transport.output()])
 
-Needs the ``pipecat`` extra (``pip install 'essence2[pipecat]'``: pipecat-ai, soxr).
+Needs the ``pipecat`` extra (``pip install 'essence2[pipecat]'``: pipecat-ai).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Type text (spoken by espeak-ng), drop an audio file, or speak into the microphone, and watch and hear the
 avatar in the browser: one video and one audio track (aiortc), timestamped from the same frame count, so the
 browser plays them in step. The interrupt button eases the face to rest. Needs the ``web`` extra
-(``pip install 'essence2[web]'``: aiohttp, aiortc, PyAV, soxr) and the ``espeak-ng`` command for typed text;
+(``pip install 'essence2[web]'``: aiohttp, aiortc, PyAV) and the ``espeak-ng`` command for typed text;
 ``ffmpeg`` decodes other files than WAV.
 Serves on 127.0.0.1 unless ``--host`` says otherwise.
 """
@@ -29,7 +29,7 @@ with needs_extra("web", __name__):
     from av import AudioFrame, VideoFrame
 
 from . import _native as N
-from ._audio import decode_audio
+from ._audio import decode_audio, mono
 from .engine import Essence2
 
 log = logging.getLogger("essence2.web")
@@ -154,8 +154,6 @@ class Session:
     def listen(self, track: MediaStreamTrack) -> None:
         """Microphone audio from the browser: pushed as speech, a reply ending after 0.6 s of quiet."""
         async def run() -> None:
-            import soxr
-            stream = None
             while True:
                 try:
                     frame = await track.recv()
@@ -163,15 +161,10 @@ class Session:
                     return
                 if not isinstance(frame, AudioFrame):
                     continue
-                pcm = frame.to_ndarray().reshape(-1)
-                if len(frame.layout.channels) > 1:
-                    pcm = pcm.reshape(-1, len(frame.layout.channels)).mean(axis=1)
-                if stream is None:
-                    stream = soxr.ResampleStream(frame.sample_rate, N.SAMPLE_RATE, 1, dtype="int16")
-                x = stream.resample_chunk(np.asarray(pcm, np.int16))
-                level = float(np.sqrt(np.mean(x.astype(np.float64) ** 2))) if len(x) else 0.0
-                if level > 300 or self.engine.reply_pending:
-                    self.engine.push_audio(x)
+                pcm = np.asarray(frame.to_ndarray().reshape(-1), np.int16)
+                level = float(np.sqrt(np.mean(pcm.astype(np.float64) ** 2))) if len(pcm) else 0.0
+                if level > 300 or self.engine.reply_pending:  # the library resamples (its filter kept across frames)
+                    self.engine.push_audio(mono(pcm, len(frame.layout.channels)), sample_rate=frame.sample_rate)
         self.mic_task = asyncio.ensure_future(run())
 
     async def close(self) -> None:
