@@ -2,9 +2,10 @@
 import PackageDescription
 
 // The targets (docs/architecture.md):
-//   Essence2Runtime    engine, pacing, audio analysis and lip sync, renderer, .imx reader: all libessence2.so runs
+//   Essence2Runtime    engine, pacing, audio analysis and lip sync, renderer, .imx reader (no network code)
+//   Essence2Service    sessions and metering, avatar downloads, credentials, behind the runtime's FrameGate
 //   CEssence2Weights   the learned lip-sync model's weights, embedded as bytes (C, #embed)
-//   CCurlLoader        libcurl loaded at run time (dlopen) for the metering client, typed from curl's header
+//   CCurlLoader        libcurl loaded at run time (dlopen) for the service client, its ABI declared here
 //   Essence2Interface  the C interface: the be_essence2_* thunks (@_cdecl)
 //   Essence2C          libessence2.so: the thunks and the runtime with the library's link flags (no code)
 //   Essence2           include/essence2.h as a C module (`import Essence2`; Essence2Kit re-exports it)
@@ -25,16 +26,19 @@ let package = Package(
     ],
     targets: [
         .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2ls"]),
-        .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights", "CCurlLoader"]),
-        // libcurl for the metering client (docs/sessions.md), loaded at run time and only when a service is
-        // configured: libessence2.so does not link it. Its header comes from libcurl4-openssl-dev.
+        // The engine, the renderer, the audio core and the .imx reader: no network code (FrameGate is its door).
+        .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights"]),
+        // Sessions and metering, avatar downloads and credentials (docs/sessions.md), behind the runtime's
+        // FrameGate: the HTTP client is libcurl, loaded at run time and only when a service is configured
+        // (libessence2.so does not link it; its ABI is declared in CCurlLoader and checked against curl's header).
         .target(name: "CCurlLoader"),
+        .target(name: "Essence2Service", dependencies: ["Essence2Runtime", "CCurlLoader"]),
         // The C interface as a Swift module: include/essence2.h through a module map (Sources/Essence2/include).
         .target(name: "Essence2"),
-        .target(name: "Essence2Interface", dependencies: ["Essence2Runtime"]),
+        .target(name: "Essence2Interface", dependencies: ["Essence2Runtime", "Essence2Service"]),
         // The Swift API; it re-exports `Essence2` and links the thunks, so `import Essence2Kit` also gives the
         // C interface (as the reference's Essence2Kit does).
-        .target(name: "Essence2Kit", dependencies: ["Essence2Runtime", "Essence2", "Essence2Interface"]),
+        .target(name: "Essence2Kit", dependencies: ["Essence2Runtime", "Essence2Service", "Essence2", "Essence2Interface"]),
         .target(name: "Essence2Vision", dependencies: ["Essence2Runtime"]),
         .target(name: "Essence2Authoring", dependencies: ["Essence2Runtime", "Essence2Vision"]),
         .target(
@@ -59,12 +63,13 @@ let package = Package(
         .target(name: "CSDL2Loader"),
         .executableTarget(
             name: "essence2-cli",
-            dependencies: ["Essence2Runtime", "Essence2Kit", "Essence2Vision", "Essence2Authoring",
+            dependencies: ["Essence2Runtime", "Essence2Service", "Essence2Kit", "Essence2Vision", "Essence2Authoring",
                            "CSndfile", "CJpeg", "CPng", "CSDL2Loader"]
         ),
         .testTarget(
             name: "Essence2Tests",
-            dependencies: ["Essence2Runtime", "Essence2Vision", "Essence2Authoring", "Essence2Kit", "Essence2Interface"],
+            dependencies: ["Essence2Runtime", "Essence2Service", "Essence2Vision", "Essence2Authoring", "Essence2Kit",
+                           "Essence2Interface"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -1,4 +1,5 @@
 import Essence2Runtime
+import Essence2Service
 
 // Avatar downloads (include/essence2.h, Downloads). Checks its arguments, maps the failures to the stable
 // codes, and never traps on caller input.

@@ -1,4 +1,5 @@
 import Essence2Runtime
+import Essence2Service
 
 #if canImport(Glibc)
 import Glibc

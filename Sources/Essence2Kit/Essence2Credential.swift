@@ -1,4 +1,5 @@
 import Essence2Runtime
+import Essence2Service
 
 /// The API secret sessions use when they start (shared with the C interface's `be_essence2_set_api_secret`).
 public enum Essence2Credential {

@@ -1,4 +1,5 @@
 import Essence2Runtime
+import Essence2Service
 import FoundationEssentials
 
 /// Avatars downloaded by agent code from the service set with `Essence2Credential.setServiceURL` (or

@@ -1,4 +1,5 @@
 import Essence2Runtime
+import Essence2Service
 @_exported import Essence2
 import FoundationEssentials
 

@@ -1,4 +1,5 @@
 import Essence2Runtime
+import Essence2Service
 import FoundationEssentials
 
 /// The runtime files an engine needs. The reference's Essence 2 fetches three model files once into Application

@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 @testable import Essence2Runtime
+@testable import Essence2Service
 
 /// The download cache (docs/sessions.md, Downloads) on a fake service: what is asked, what is written, what is
 /// handed out to which secret, online, offline and in the background.

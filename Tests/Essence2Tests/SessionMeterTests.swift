@@ -1,5 +1,6 @@
 import Testing
 @testable import Essence2Runtime
+@testable import Essence2Service
 
 /// The session contract (docs/sessions.md) as a pure state machine, on virtual time: every case of the
 /// contract with the service's replies given by hand.

@@ -4,6 +4,7 @@ import Glibc
 #endif
 @testable import Essence2Kit
 @testable import Essence2Runtime
+@testable import Essence2Service
 
 /// What goes on the wire (docs/service-protocol.md), the install identifier, and the session driver on a fake
 /// transport (a real background thread, no network).

@@ -5,11 +5,11 @@ import Darwin
 #endif
 
 extension BinaryFile {
-    /// Creates the missing directories of the absolute `path` (each with `mode`); true when `path` is a
-    /// directory afterwards.
+    /// Creates the missing directories of `path`, absolute or relative to the working directory (each with
+    /// `mode`); true when `path` is a directory afterwards.
     @discardableResult
     package static func makeDirectories(_ path: String, mode: mode_t = 0o700) -> Bool {
-        var prefix = ""
+        var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             prefix += "/" + part
             mkdir(prefix, mode)
@@ -37,20 +37,25 @@ extension BinaryFile {
             return true
         }
         let ok = complete && fchmod(descriptor, mode) == 0 && fsync(descriptor) == 0
+        let code = complete ? errno : (errno == 0 ? ENOSPC : errno)
         close(descriptor)
         guard ok else {
             unlink(temporary)
+            errno = code
             return nil
         }
         return temporary
     }
 
     /// Replaces `path` with `bytes` atomically (`writeTemporary`, then a rename): a reader sees the old file
-    /// or the new one, never half of one. False when it could not be written.
+    /// or the new one, never half of one. False when it could not be written, with `errno` saying why. The one
+    /// atomic writer of the package: the download cache, the install identifier and the `.imx` writer use it.
     package static func replaceAtomically(_ bytes: [UInt8], at path: String, mode: mode_t) -> Bool {
         guard let temporary = writeTemporary(bytes, beside: path, mode: mode) else { return false }
         guard rename(temporary, path) == 0 else {
+            let code = errno
             unlink(temporary)
+            errno = code
             return false
         }
         return true

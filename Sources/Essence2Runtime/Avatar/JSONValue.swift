@@ -15,7 +15,7 @@ package indirect enum JSONValue: Sendable, Equatable {
         return members.first { $0.key == key }?.value
     }
 
-    var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }

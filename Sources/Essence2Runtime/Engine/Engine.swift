@@ -14,15 +14,15 @@ package final class Engine: Sendable {
     /// Audio fed beyond the ring (`feed`), pushed in as frames are taken.
     let audioFeed = Locked(AudioFeed())
     /// The metered session frames are checked against and counted in; nil when unmetered (no service).
-    package let session: MeteredSession?
+    package let session: (any FrameGate)?
 
     /// Starts an engine for `avatar`; its render thread starts at once.
     /// - Parameter clock: time source for pacing; tests inject a `ManualClock`.
     /// An engine for `avatar`; its render thread starts now, unless `startRendering` is false (tests that need
     /// an engine that never becomes ready).
-    /// - Parameter session: the metered session (an accepted `SessionGate` check), nil to run unmetered.
+    /// - Parameter session: the gate frames pass (a metered session of Essence2Service), nil to run unmetered.
     package init(avatar: Avatar, clock: any MonotonicClock = SystemClock(), startRendering: Bool = true,
-                 session: MeteredSession? = nil) {
+                 session: (any FrameGate)? = nil) {
         self.session = session
         // The lip-sync weights are decoded once per process (about 12 ms): here, not in the first reply.
         _ = ArticulationEnsemble.shipped

@@ -1,4 +1,5 @@
 import Essence2Runtime
+import Essence2Service
 
 /// `essence2 avatar get CODE [--cache DIR]`: the avatar CODE from the configured service, or from the cache,
 /// and its path on standard output. The service is asked first (no background revalidation: the process ends

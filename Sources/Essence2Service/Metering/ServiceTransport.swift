@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// How the session driver talks to the service: one JSON POST, answered or not. `CurlTransport` is the real
 /// one; tests inject their own.
 package protocol ServiceTransport: Sendable {

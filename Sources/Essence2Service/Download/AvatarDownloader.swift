@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// Fetches avatars by agent code from the service into an `AvatarCache` (docs/sessions.md, Downloads).
 ///
 /// A copy cached for this code that this secret was allowed to open before is handed out at once, and the

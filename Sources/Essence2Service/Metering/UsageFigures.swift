@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// What a session has rendered so far, in frames handed out (40 ms each), and the whole seconds the service is
 /// told (`docs/sessions.md`): session time is rendered video, so unpaced rendering bills deterministically.
 package struct UsageFigures: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Essence2Runtime
 #if canImport(Glibc)
 import Glibc
 #endif

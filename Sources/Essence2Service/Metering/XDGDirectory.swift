@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// Where the library keeps its files: the XDG base directories (the install identifier in the state
 /// directory, downloaded avatars in the cache directory).
 package enum XDGDirectory {

@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// The session contract of one engine (docs/sessions.md), as a pure state machine on an injected clock: it
 /// reads no clock, sends nothing and never waits. Its driver (`MeteredSession`) feeds it the time, the frames
 /// handed out and the service's replies, and sends the requests it asks for, one at a time.

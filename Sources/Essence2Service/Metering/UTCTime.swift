@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// Seconds since 1970 as an ISO 8601 UTC time ("2026-12-01T20:40:00Z"), computed here (no locale, no
 /// Foundation): the refusal reasons name the time the service became unreachable.
 package enum UTCTime {

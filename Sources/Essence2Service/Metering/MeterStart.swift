@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// The first check of a session, which `be_essence2_create` waits for.
 package enum MeterStart: Sendable, Equatable {
     /// No answer yet.

@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// Why an avatar could not be handed out.
 package enum DownloadFailure: Error, Sendable, Equatable {
     /// The service refused this secret (401 INVALID_SECRET, 403 AGENT_NOT_ENTITLED).

@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// How a new engine's session starts (shared by `be_essence2_create` and `Essence2Engine.create`).
 package enum SessionGate {
     /// The outcome of `begin`.

@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// How the avatar downloader talks to the service: one GET, answered or not. `CurlTransport` is the real one;
 /// tests inject their own.
 package protocol DownloadTransport: Sendable {

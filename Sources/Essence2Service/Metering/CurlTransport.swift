@@ -1,3 +1,4 @@
+import Essence2Runtime
 import CCurlLoader
 
 /// `ServiceTransport` over libcurl, loaded at run time (`e2_curl_load`, only when a service is configured):

@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// The service's description of an avatar (`GET /v1/avatars/{code}`, docs/service-protocol.md).
 package struct AvatarMetadata: Sendable, Equatable {
     /// The file's SHA-256, 64 lowercase hex digits.

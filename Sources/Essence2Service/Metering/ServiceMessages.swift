@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// The JSON bodies the library sends and how it reads the answers (docs/service-protocol.md). Exactly the
 /// protocol's fields leave the machine: no audio, video, text or anything else about the host.
 package enum ServiceMessages {

@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// What came back for a `MeterRequest`, as the session meter understands it (docs/service-protocol.md: 401 is
 /// final, 403 a refusal, any other failure "service unreachable").
 package enum MeterReply: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Essence2Runtime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,7 @@ import Glibc
 /// with a deadline wait, bounded.
 ///
 /// `@unchecked Sendable`: the meter and the flags are only touched under `mutex`.
-package final class MeteredSession: @unchecked Sendable {
+package final class MeteredSession: FrameGate, @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var meter: SessionMeter
