@@ -247,6 +247,12 @@ import Glibc
         "{\"format\":\"essence2-avatar\",\"version\":1,\"name\":\"x\",\"width\":64,\"height\":48,\"seed\":\"0x1\",\"headBox\":[60,0,8,8]}",
         "{\"format\":\"essence2-avatar\",\"version\":1,\"name\":\"x\",\"width\":65,\"height\":48,\"seed\":\"0x1\",\"headBox\":[0,0,8,8]}",
         "{\"format\":\"essence2-avatar\",\"version\":1,\"name\":\"x\",\"width\":64,\"height\":48,\"seed\":\"0x1\",\"headBox\":[0,0,8,8],\"info\":[]}",
+        // Crafted boxes whose x + width or y + height overflow 64 bits (these trapped before the bounds were
+        // checked one by one): a clear "corrupt", never a crash.
+        "{\"format\":\"essence2-avatar\",\"version\":1,\"name\":\"x\",\"width\":64,\"height\":48,\"seed\":\"0x1\",\"headBox\":[1,1,9223372036854775807,8]}",
+        "{\"format\":\"essence2-avatar\",\"version\":1,\"name\":\"x\",\"width\":64,\"height\":48,\"seed\":\"0x1\",\"headBox\":[1,1,8,9223372036854775807]}",
+        "{\"format\":\"essence2-avatar\",\"version\":1,\"name\":\"x\",\"width\":64,\"height\":48,\"seed\":\"0x1\",\"headBox\":[9223372036854775807,1,8,8]}",
+        "{\"format\":\"essence2-avatar\",\"version\":1,\"name\":\"x\",\"width\":64,\"height\":48,\"seed\":\"0x1\",\"headBox\":[-9223372036854775808,1,8,8]}",
     ])
     func manifestGarbageIsCorrupt(manifest: String) {
         let bytes = AvatarFixture.replacingSection(valid, "manifest", with: Array(manifest.utf8))

@@ -12,7 +12,8 @@ import Essence2Kit
 /// test needs its surroundings (a loopback stand-in for the download service, a temporary cache, the secret in
 /// the environment). What the page says must hold: the frames follow the player's audio, the reply's audio starts
 /// on its first frame, `endsReply` ends the loop.
-@Suite(.serialized) struct ReferenceExampleTests {
+extension GlobalStateTests {
+@Suite struct ReferenceExampleTests {
     /// A player like AVAudioPlayerNode on the monotonic clock: `scheduleBuffer`, `play`, `stop`, and how much of
     /// the scheduled audio it has played (nil while stopped).
     final class TestPlayer: Essence2Playout, @unchecked Sendable {
@@ -177,4 +178,5 @@ import Essence2Kit
         #expect(engine.isReady)
         engine.shutdown()
     }
+}
 }

@@ -106,7 +106,11 @@ import Glibc
         guard case .refused(let reason) = session.waitForStart() else { Issue.record("expected a refusal"); return }
         #expect(reason.contains("unreachable") && reason.contains("Connection refused"))
     }
+}
 
+extension GlobalStateTests {
+/// No service unless one is configured.
+@Suite struct ServiceURLTests {
     @Test func noServiceMeansUnmetered() {
         // The default: nothing configured (the test run sets no ESSENCE2_SERVICE_URL), nothing checked.
         guard Credentials.environment("ESSENCE2_SERVICE_URL") == nil, Credentials.environment("ESSENCE2_METERING_URL") == nil
@@ -116,10 +120,11 @@ import Glibc
         #expect(Credentials.setServiceURL("ftp://x") != nil)
         #expect(Credentials.serviceURL() == nil)
     }
+
 }
 
 /// The secret's precedence is the header's for both APIs: ESSENCE2_API_SECRET before BITHUMAN_API_SECRET.
-@Suite(.serialized) struct SecretPrecedenceTests {
+@Suite struct SecretPrecedenceTests {
     @Test func essence2SecretComesBeforeBithumans() {
         guard Credentials.storedSecret == nil, Credentials.environment("ESSENCE2_API_SECRET") == nil,
               Credentials.environment("BITHUMAN_API_SECRET") == nil else { return }
@@ -135,4 +140,5 @@ import Glibc
         #expect(Credentials.resolvedSecret() == "from-bithuman")
         #expect(Essence2Credential.current == "from-bithuman")
     }
+}
 }

@@ -38,7 +38,10 @@ extension Avatar {
             }
         }
         for (label, box) in [("face box", landmarks.faceBox), ("mouth box", landmarks.mouthBox), ("head box", headBox)] {
-            guard box.width >= 1, box.height >= 1, box.x >= 0, box.y >= 0, box.maxX <= width, box.maxY <= height else {
+            // Each bound is checked on its own, never by adding two values that came from the file (a crafted
+            // box of 2^63 - 1 would overflow x + width).
+            guard box.width >= 1, box.height >= 1, box.x >= 0, box.y >= 0, box.x <= width, box.y <= height,
+                  box.width <= width - box.x, box.height <= height - box.y else {
                 return "\(label) (\(box.x), \(box.y), \(box.width)x\(box.height)) is empty or outside the \(width)x\(height) portrait"
             }
         }

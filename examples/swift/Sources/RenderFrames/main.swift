@@ -29,10 +29,10 @@ do {
         engine.flushTail()
         var shown = 0
         for await frame in engine.frames(following: player) {
-            if frame.isSpeech && frame.audioTime == 0 { player.play() }
+            if frame.audioTime == 0 { player.play() }   // the reply's first speech frame: start its audio
             shown += 1
-            if frame.isSpeech, shown % 25 == 0, let played = player.secondsPlayed {
-                print("frame \(frame.index): audio \(frame.audioTime) s, played \(played) s")
+            if let audioTime = frame.audioTime, shown % 25 == 0, let played = player.secondsPlayed {
+                print("frame \(frame.index): audio \(audioTime) s, played \(played) s")
             }
             if frame.endsReply { break }
         }
