@@ -309,7 +309,7 @@ void test_short_buffers_negative_counts_and_bad_modes_are_refused(void) {
     CHECK_EQ("get_info(height NULL)", be_essence2_get_info(f.h, &gw, NULL), -1);
     CHECK_EQ("set_mode(2)", be_essence2_set_mode(f.h, 2), -2);
     CHECK_EQ("set_mode(-1)", be_essence2_set_mode(f.h, -1), -2);
-    CHECK_EQ("set_pacing(2)", be_essence2_set_pacing(f.h, 2), -2);
+    CHECK_EQ("set_pacing(3)", be_essence2_set_pacing(f.h, 3), -2);
     CHECK_EQ("set_pacing(-1)", be_essence2_set_pacing(f.h, -1), -2);
     CHECK_EQ("set_playout_position(-1)", be_essence2_set_playout_position(f.h, -1), -1);
     CHECK_EQ("set_playout_position(0)", be_essence2_set_playout_position(f.h, 0), 0);
