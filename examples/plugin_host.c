@@ -43,9 +43,12 @@
     X(be_essence2_destroy)             \
     X(be_essence2_quiesce_all)         \
     X(be_essence2_push_audio)          \
+    X(be_essence2_feed_audio)          \
+    X(be_essence2_feed_float)          \
     X(be_essence2_end_utterance)       \
     X(be_essence2_frames_available)    \
     X(be_essence2_pull_frame)          \
+    X(be_essence2_take_frame)          \
     X(be_essence2_idle_frame)          \
     X(be_essence2_frame_fd)            \
     X(be_essence2_reply_counts)        \
@@ -55,6 +58,7 @@
     X(be_essence2_set_mode)            \
     X(be_essence2_render_status)       \
     X(be_essence2_pulled_speech_frames) \
+    X(be_essence2_pending_samples)     \
     X(be_essence2_set_playout_anchor)  \
     X(be_essence2_set_playout_position) \
     X(be_essence2_last_frame_index)    \
