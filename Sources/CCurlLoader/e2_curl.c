@@ -85,7 +85,14 @@ int e2_curl_request(const e2_curl *api, const char *url, const char *bearer, con
     headers = api->curl_slist_append(headers, "Accept: application/json, application/octet-stream");
     char authorization[1024];
     if (bearer) {
-        snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", bearer);
+        /* a secret that does not fit is refused, never cut (the callers check its length first) */
+        int needed = snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", bearer);
+        if (needed < 0 || (size_t)needed >= sizeof authorization || strpbrk(bearer, "\r\n")) {
+            if (headers) api->curl_slist_free_all(headers);
+            api->curl_easy_cleanup(curl);
+            if (why && length > 0) snprintf(why, (size_t)length, "the API secret is too long or holds a line break");
+            return 0;
+        }
         headers = api->curl_slist_append(headers, authorization);
     }
     e2_curl_bounded bounded = {response, limit, 0, 0};

@@ -56,6 +56,23 @@ package enum Credentials {
     }
 
     /// Whether `url` can name the service.
+    /// The most bytes an API secret may have: it travels in one `Authorization: Bearer` header line, which the
+    /// HTTP client builds in a fixed buffer (Sources/CCurlLoader); a longer one is refused, never cut.
+    package static let maxSecretBytes = 900
+
+    /// Why `secret` cannot be sent, or nil when it can: control characters (a line break would add a header to
+    /// the request) or more than `maxSecretBytes` bytes. Sessions and downloads both ask this.
+    package static func secretProblem(_ secret: String) -> String? {
+        if secret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "the API secret contains control characters (a line break?); set it again"
+        }
+        if secret.utf8.count > maxSecretBytes {
+            return "the API secret has \(secret.utf8.count) bytes, more than the \(maxSecretBytes) an API secret may have; "
+                + "check that the whole secret, and only it, was set"
+        }
+        return nil
+    }
+
     package static func isServiceURL(_ url: String) -> Bool {
         (url.hasPrefix("http://") || url.hasPrefix("https://"))
             && !url.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }

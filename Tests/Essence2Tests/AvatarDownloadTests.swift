@@ -19,15 +19,19 @@ import Glibc
             var online = true
             var corrupt = false
             var requests: [String] = []
+            /// The `maxBytes` each request allowed, in order.
+            var limits: [Int] = []
         }
 
         func change(_ body: (inout State) -> Void) { lock.withLock { body(&$0) } }
         var requests: [String] { lock.withLock { $0.requests } }
         var fileRequests: Int { requests.filter { $0.hasSuffix("/file") }.count }
+        var limits: [Int] { lock.withLock { $0.limits } }
 
         func get(path: String, secret: String, timeoutMs: Int, maxBytes: Int) -> ServiceAnswer {
             lock.withLock { state in
                 state.requests.append(path)
+                state.limits.append(maxBytes)
                 guard state.online else { return .failed(reason: "Couldn't connect to server") }
                 let parts = path.split(separator: "/").map(String.init)  // v1 avatars CODE [file]
                 guard parts.count >= 3, let bytes = state.files[parts[2]] else {
@@ -36,7 +40,12 @@ import Glibc
                 guard state.entitled.contains(secret) else {
                     return .answered(status: 403, body: Array(#"{"error": "AGENT_NOT_ENTITLED", "reason": "no"}"#.utf8))
                 }
-                if parts.count == 4 { return .answered(status: 200, body: state.corrupt ? bytes + [0] : bytes) }
+                if parts.count == 4 {
+                    let body = state.corrupt ? bytes + [0] : bytes
+                    // As the real transport: a body longer than allowed stops the transfer.
+                    guard body.count <= maxBytes else { return .failed(reason: "the answer is larger than \(maxBytes) bytes") }
+                    return .answered(status: 200, body: body)
+                }
                 let sha = SHA256.hex(SHA256.hash(bytes))
                 return .answered(status: 200, body: Array(
                     #"{"code": "\#(parts[2])", "sha256": "\#(sha)", "size": \#(bytes.count), "format_version": \#(state.formatVersion)}"#.utf8))
@@ -107,16 +116,74 @@ import Glibc
         #expect(Self.names(directory) == [sha + ".imx", "index", "index.lock"])
     }
 
-    @Test func mismatchIsRefusedAndNothingWritten() {
+    @Test func aLongerFileThanTheMetadataSaysStopsAtItsSizeAndNothingIsWritten() {
         let service = FakeService()
         service.change { $0.files["grace"] = v1; $0.entitled = ["s1"]; $0.corrupt = true }
         let directory = Self.temporaryDirectory()
-        guard case .failure(.mismatch(let reason)) = downloader(service, directory).fetch(code: "grace") else {
+        guard case .failure(.unavailable(let reason)) = downloader(service, directory).fetch(code: "grace") else {
+            Issue.record("a file longer than the metadata's must be refused")
+            return
+        }
+        // The transfer was allowed exactly the metadata's size (not the 512 MiB limit), so it stopped there.
+        #expect(service.limits.last == v1.count)
+        #expect(reason.contains("larger than \(v1.count) bytes"))
+        #expect(Self.names(directory).allSatisfy { !$0.hasSuffix(".imx") && !$0.contains(".tmp.") })
+    }
+
+    @Test func aFileOfTheRightSizeButOtherBytesIsRefusedAndNothingWritten() {
+        let service = FakeService()
+        var other = v1
+        other[0] ^= 1
+        service.change { $0.files["grace"] = v1; $0.entitled = ["s1"] }
+        let directory = Self.temporaryDirectory()
+        // The metadata describes v1; the file sent has one flipped bit.
+        final class Swapping: DownloadTransport, @unchecked Sendable {
+            let inner: FakeService
+            let other: [UInt8]
+            init(_ inner: FakeService, _ other: [UInt8]) { self.inner = inner; self.other = other }
+            func get(path: String, secret: String, timeoutMs: Int, maxBytes: Int) -> ServiceAnswer {
+                let answer = inner.get(path: path, secret: secret, timeoutMs: timeoutMs, maxBytes: maxBytes)
+                guard path.hasSuffix("/file"), case .answered(let status, _) = answer else { return answer }
+                return .answered(status: status, body: other)
+            }
+        }
+        let swapping = AvatarDownloader(transport: Swapping(service, other), cache: AvatarCache(directory: directory),
+                                        serviceURL: "http://fake", secret: "s1", spawn: { _ in })
+        guard case .failure(.mismatch(let reason)) = swapping.fetch(code: "grace") else {
             Issue.record("a file other than the metadata's must be refused")
             return
         }
         #expect(reason.contains("nothing written"))
         #expect(Self.names(directory).allSatisfy { !$0.hasSuffix(".imx") && !$0.contains(".tmp.") })
+    }
+
+    @Test func aDamagedCachedCopyIsNeverHandedOutAndIsFetchedAgain() throws {
+        let service = FakeService()
+        service.change { $0.files["grace"] = v1; $0.entitled = ["s1"] }
+        let directory = Self.temporaryDirectory()
+        let deferred = Deferred()
+        let path = try downloader(service, directory, deferred: deferred).fetch(code: "grace").get()
+        // One flipped byte in the cached file, same name and size.
+        var damaged = try #require(Self.contents(path))
+        damaged[3] ^= 0x40
+        #expect(BinaryFile.replaceAtomically(damaged, at: path, mode: 0o644))
+        let files = service.fileRequests
+        let again = try downloader(service, directory, deferred: deferred).fetch(code: "grace").get()
+        #expect(again == path)
+        #expect(Self.contents(again) == v1, "the damaged copy was handed out")
+        #expect(service.fileRequests == files + 1, "the file was fetched again")
+    }
+
+    @Test func aRelativeCacheDirectoryStaysRelative() throws {
+        let name = ".build/essence2-relative-cache-\(getpid())"
+        defer { _ = system("rm -rf '\(name)'") }
+        let service = FakeService()
+        service.change { $0.files["grace"] = v1; $0.entitled = ["s1"] }
+        let path = try downloader(service, name + "/avatars").fetch(code: "grace").get()
+        #expect(path.hasPrefix(name + "/avatars/"))
+        #expect(Self.contents(path) == v1)
+        var info = stat()
+        #expect(stat("/" + name, &info) != 0, "a directory of that name was made at /")
     }
 
     @Test func cachedCopyAtOnceThenBackgroundRevalidation() throws {

@@ -78,7 +78,7 @@ extension AvatarFile {
         if let manifestText {
             lines.append("manifest:")
             for line in manifestText.split(separator: "\n", omittingEmptySubsequences: true) {
-                lines.append("  " + line)
+                lines.append("  " + printable(String(line)))
             }
         }
     }
@@ -87,7 +87,7 @@ extension AvatarFile {
         func box(_ r: PixelRect) -> String { "x \(r.x) y \(r.y) \(r.width)x\(r.height)" }
         let hexSeed = String(avatar.seed, radix: 16)
         lines.append("content:")
-        lines.append("  name: \(avatar.name)")
+        lines.append("  name: \(printable(avatar.name))")
         lines.append("  portrait: \(avatar.width)x\(avatar.height) B,G,R (\(avatar.pixels.count) bytes)")
         lines.append("  seed: 0x\(hexSeed)")
         lines.append("  landmarks: \(avatar.landmarks.points.count) named points, lips \(avatar.landmarks.lipsOuter.count) outer + \(avatar.landmarks.lipsInner.count) inner")
@@ -104,6 +104,20 @@ extension AvatarFile {
             let total = Double(avatar.headMask.count)
             lines.append("  head mask: \(percent(Double(moving) / total)) of pixels move, \(percent(Double(full) / total)) fully")
         }
+    }
+
+    /// `text` safe to print on a terminal: control characters (C0, DEL, C1: a crafted name could carry terminal
+    /// escapes) shown as `\u{1B}` instead of being sent as they are.
+    package static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     private static func percent(_ fraction: Double) -> String {

@@ -87,8 +87,10 @@ package struct AvatarDownloader: Sendable {
                 + "of \(Self.maxBytes)")), true)
         }
         if !cache.holdsIntact(sha256: metadata.sha256, size: metadata.size) {
+            // The body may be no longer than the metadata says: a longer answer stops the transfer at once
+            // instead of being buffered (up to maxBytes) and refused afterwards.
             switch transport.get(path: path + "/file", secret: secret, timeoutMs: Self.fileMilliseconds,
-                                 maxBytes: Self.maxBytes) {
+                                 maxBytes: metadata.size) {
             case .failed(let reason):
                 return (.failure(.unavailable(reason: "the download of \(code) from \(serviceURL) failed (\(reason))")),
                         false)

@@ -17,6 +17,9 @@ package enum AvatarDownloads {
             return .failure(.refused(reason: "no API secret (set ESSENCE2_API_SECRET or call be_essence2_set_api_secret) "
                 + "to download avatar \(code) from \(url)"))
         }
+        if let problem = Credentials.secretProblem(secret) {
+            return .failure(.refused(reason: problem + " (downloading avatar \(code))"))
+        }
         guard let directory = directory.flatMap({ $0.isEmpty ? nil : $0 }) ?? AvatarCache.defaultDirectory() else {
             return .failure(.unavailable(reason: "no cache directory: neither XDG_CACHE_HOME nor HOME is set"))
         }

@@ -36,9 +36,7 @@ package enum SessionGate {
             if case .refused(let reason) = meter.start { return .refused(reason: reason) }
             return .refused(reason: "no API secret")
         }
-        guard !secret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            return .refused(reason: "the API secret contains control characters (a line break?); set it again")
-        }
+        if let problem = Credentials.secretProblem(secret) { return .refused(reason: problem) }
         let digest = SHA256.hex(SHA256.hash(fileBytes))
         let transport: CurlTransport
         switch CurlTransport.make(baseURL: service) {
