@@ -90,29 +90,17 @@ public func be_essence2_pull_frame(_ h: OpaquePointer?, _ out: UnsafeMutablePoin
 @_cdecl("be_essence2_take_frame")
 public func be_essence2_take_frame(_ h: OpaquePointer?, _ pixels: UnsafeMutablePointer<UInt8>?, _ capacity: Int32,
                                    _ info: UnsafeMutableRawPointer?) -> Int32 {
-    guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    guard let pixels else { return fail(ResultCode.argument, "pixels is NULL") }
-    guard let info else { return fail(ResultCode.argument, "info is NULL (pass a be_essence2_frame_info)") }
+    guard let info else {
+        guard HandleRegistry.engine(h) != nil else { return fail(ResultCode.argument, unknownHandle) }
+        return fail(ResultCode.argument, "info is NULL (pass a be_essence2_frame_info)")
+    }
     let size = info.loadUnaligned(as: UInt32.self)
     guard size >= UInt32(FrameInfoLayout.size) else {
+        guard HandleRegistry.engine(h) != nil else { return fail(ResultCode.argument, unknownHandle) }
         return fail(ResultCode.argument, "info->size is \(size), smaller than the \(FrameInfoLayout.size) bytes of "
             + "be_essence2_frame_info (1.3): set it to sizeof(be_essence2_frame_info) before the call")
     }
-    guard capacity > 0 else {
-        return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes")
-    }
-    switch engine.take(into: UnsafeMutableRawBufferPointer(start: pixels, count: Int(capacity))) {
-    case .frame(let frame):
-        FrameInfoLayout.write(frame, into: info)
-        return succeed(Int32(clamping: frame.bytes))
-    case .notDue:
-        return succeed(0)
-    case .bufferTooSmall:
-        return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes "
-            + "(width * height * 3 of the current mode; be_essence2_get_info gives the size)")
-    case .refused(let reason):
-        return fail(ResultCode.refused, reason)
-    }
+    return take(h, pixels, capacity, idleOnly: false, what: "pixels") { FrameInfoLayout.write($0, into: info) }
 }
 
 @_cdecl("be_essence2_idle_frame")
@@ -121,14 +109,21 @@ public func be_essence2_idle_frame(_ h: OpaquePointer?, _ out: UnsafeMutablePoin
 }
 
 private func pull(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int32, idleOnly: Bool) -> Int32 {
+    take(h, out, capacity, idleOnly: idleOnly, what: "out") { _ in }
+}
+
+/// The one way a frame leaves through the C interface (pull_frame, idle_frame, take_frame): the checks, the
+/// engine's take, and the return code; `record` sees the frame taken before the thunk returns.
+private func take(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int32, idleOnly: Bool,
+                  what: String, record: (Engine.TakenFrame) -> Void) -> Int32 {
     guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
-    guard let out else { return fail(ResultCode.argument, "out is NULL") }
+    guard let out else { return fail(ResultCode.argument, "\(what) is NULL") }
     guard capacity > 0 else {
         return fail(ResultCode.argument, "capacity \(capacity) is smaller than a frame of \(engine.frameBytes) bytes")
     }
-    let buffer = UnsafeMutableRawBufferPointer(start: out, count: Int(capacity))
-    switch engine.take(into: buffer, idleOnly: idleOnly) {
+    switch engine.take(into: UnsafeMutableRawBufferPointer(start: out, count: Int(capacity)), idleOnly: idleOnly) {
     case .frame(let frame):
+        record(frame)
         return succeed(Int32(clamping: frame.bytes))
     case .notDue:
         return succeed(0)

@@ -227,7 +227,8 @@ import Glibc
         #expect(engine.skippedFrames >= 5)
     }
 
-    @Test func audioClockPacingHoldsEachSpeechFrameUntilItsAudioIsHeardHoweverLateTheWallClock() {
+    /// An engine in audio-clock pacing on virtual time with a 3 s reply whose first speech frame was taken.
+    func audioClockEngine(_ body: (Engine, ManualClock, UnsafeMutableRawBufferPointer) -> Void) -> Engine {
         let clock = ManualClock()
         let engine = Engine(avatar: TestAvatar.grace, clock: clock)
         engine.setPacing(.audioClock)
@@ -236,6 +237,13 @@ import Glibc
         withFrameBuffer(engine) { buffer in
             #expect(pullFirstSpeechFrame(engine, clock: clock, into: buffer) == .speech)
             #expect(engine.lastFrameIndex == 0)
+            body(engine, clock, buffer)
+        }
+        return engine
+    }
+
+    @Test func audioClockPacingHoldsEachSpeechFrameUntilItsAudioIsHeardHoweverLateTheWallClock() {
+        let used = audioClockEngine { engine, clock, buffer in
             // The sound card runs far behind the wall clock: 400 ms pass, 100 samples are heard.
             clock.advance(by: 400 * Self.ms)
             engine.setPlayoutPosition(100)
@@ -246,23 +254,17 @@ import Glibc
             #expect(engine.lastFrameIndex == 1)
             #expect(engine.pullFrame(into: buffer) == nil)
         }
-        #expect(engine.skippedFrames == 0)
+        #expect(used.skippedFrames == 0)
     }
 
     @Test func audioClockPacingSkipsOnlyFramesWhoseAudioHasWhollyPlayed() {
-        let clock = ManualClock()
-        let engine = Engine(avatar: TestAvatar.grace, clock: clock)
-        engine.setPacing(.audioClock)
-        _ = push(engine, Self.speech(seconds: 3))
-        engine.endUtterance()
-        withFrameBuffer(engine) { buffer in
-            #expect(pullFirstSpeechFrame(engine, clock: clock, into: buffer) == .speech)
+        let used = audioClockEngine { engine, clock, buffer in
             clock.advance(by: 40 * Self.ms)
             engine.setPlayoutPosition(640 * 5 + 1)  // frames 1 to 4 have played; frame 5 is being heard
             #expect(pullWaiting(engine, into: buffer) == .speech)
             #expect(engine.lastFrameIndex == 5)
         }
-        #expect(engine.skippedFrames == 4)
+        #expect(used.skippedFrames == 4)
     }
 
     @Test func lateFramesAreSkippedSoTheReplyStaysOnItsAudio() {

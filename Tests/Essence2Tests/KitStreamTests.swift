@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -40,7 +39,7 @@ import Glibc
 
     /// Collects what a stream hands out, with the virtual time of each.
     final class Collected: Sendable {
-        let frames = Mutex<[(frame: Essence2Frame, at: Int64)]>([])
+        let frames = Locked<[(frame: Essence2Frame, at: Int64)]>([])
         var count: Int { frames.withLock { $0.count } }
         var all: [(frame: Essence2Frame, at: Int64)] { frames.withLock { $0 } }
     }
@@ -252,7 +251,7 @@ import Glibc
     static func follow(speed: Double, seconds: Double, milliseconds: Int) async throws -> Followed {
         let clock = VirtualKitClock()
         let engine = try await Self.engine(clock: clock)
-        let started = Mutex<Int64?>(nil)
+        let started = Locked<Int64?>(nil)
         let audioClock: @Sendable () -> Double? = {
             started.withLock { $0 }.map { Double(clock.nanoseconds() - $0) / 1e9 * speed }
         }

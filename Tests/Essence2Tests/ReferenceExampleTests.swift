@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -18,8 +17,6 @@ extension GlobalStateTests {
     /// the scheduled audio it has played (nil while stopped).
     final class TestPlayer: Essence2Playout, @unchecked Sendable {
         private let state = Locked<(buffer: [Float], startedAt: Int64?)>(([], nil))
-        /// (seconds played, monotonic ns) at each read, for the checks.
-        let reads = Locked<[Double]>([])
 
         func scheduleBuffer(_ buffer: [Float]) { state.withLock { $0.buffer += buffer } }
         func play() { state.withLock { $0.startedAt = SystemClock().nanoseconds() } }
