@@ -147,12 +147,12 @@ def test_the_speech_frames_of_each_reply_give_back_its_audio_exactly_and_end_it_
 
 
 def test_frame_info_is_the_c_struct():
-    """essence2._native.FrameInfo has the size and offsets integration/c/test_frame_record.c asserts for C."""
+    """essence2._native.FrameInfo has the size and offsets the library's C module asserts (Sources/Essence2/essence2_layout.c)."""
     import ctypes
     import re
 
     from essence2 import _native as N
-    text = (REPO / "integration" / "c" / "test_frame_record.c").read_text()
+    text = (REPO / "Sources" / "Essence2" / "essence2_layout.c").read_text()
     size = int(re.search(r"sizeof\(be_essence2_frame_info\) == (\d+)", text).group(1))
     offsets = {m.group(1): int(m.group(2))
                for m in re.finditer(r"offsetof\(be_essence2_frame_info, (\w+)\) == (\d+)", text)}
