@@ -144,3 +144,15 @@ def test_bad_requests_get_a_reason_not_a_crash(server):
     assert status == 400 and "audio" in text
     with urllib.request.urlopen(server, timeout=30) as r:
         assert r.status == 200 and "RTCPeerConnection" in r.read().decode()
+
+
+def test_text_beginning_with_a_dash_is_spoken_not_read_as_an_option(tmp_path):
+    """The text goes to espeak-ng on its standard input: "-f/path" is spoken as typed, the file is not read."""
+    from essence2.web import speak
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("This file must never be read aloud by the page. " * 40)
+    pcm, rate = speak(f"-f{secret}")
+    assert len(pcm) / rate < 20, f"{len(pcm) / rate:.0f} s: espeak-ng read the file aloud"
+    pcm, rate = speak("--version")  # an option as text: spoken, not espeak-ng's version on stdout
+    assert 0.3 < len(pcm) / rate < 10

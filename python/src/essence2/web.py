@@ -176,10 +176,15 @@ class Session:
 
 
 def speak(text: str) -> tuple[np.ndarray, int]:
-    """``text`` spoken by espeak-ng."""
+    """``text`` spoken by espeak-ng.
+
+    The text goes to espeak-ng on its standard input (``--stdin``), never on its command line, so that text
+    beginning with ``-`` is spoken, not read as an option (``-f/some/file`` would read a local file aloud).
+    """
     if shutil.which("espeak-ng") is None:
         raise ValueError("typed text is spoken by espeak-ng: install it (apt-get install espeak-ng)")
-    run = subprocess.run(["espeak-ng", "--stdout", text[:2000]], capture_output=True, timeout=60)
+    run = subprocess.run(["espeak-ng", "--stdout", "--stdin"], input=text[:2000].encode("utf-8"),
+                         capture_output=True, timeout=60)
     if run.returncode != 0:
         raise ValueError("espeak-ng failed: " + run.stderr.decode("utf-8", "replace").strip())
     return decode_audio(run.stdout)
