@@ -115,10 +115,12 @@ def cli(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess
     return result
 
 
-def start_server(db: Path, world: World) -> Server:
+def start_server(db: Path, world: World, env: dict[str, str] | None = None) -> Server:
+    """``serve --port 0`` on ``db``; ``env`` adds environment variables (the limits: ESSENCE2_SERVICE_...)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "essence2_service", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     lines: queue.Queue[str] = queue.Queue()
     assert process.stdout is not None
@@ -137,9 +139,15 @@ def start_server(db: Path, world: World) -> Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server_env() -> dict[str, str]:
+    """Environment variables of the ``server`` fixture's process (a test overrides it to set limits)."""
+    return {}
+
+
+@pytest.fixture
+def server(tmp_path: Path, server_env: dict[str, str]) -> Iterator[Server]:
     world = asyncio.run(populate(tmp_path / "service.sqlite3", tmp_path))
-    srv = start_server(world.db, world)
+    srv = start_server(world.db, world, server_env)
     try:
         yield srv
     finally:

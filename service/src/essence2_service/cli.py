@@ -18,7 +18,8 @@ from pathlib import Path
 from aiohttp import web
 
 from . import __version__
-from .app import create_app
+from .app import GUARD, create_app
+from .limits import Limits
 from .migrations import MigrationError
 from .storage import Store, StoreError, default_db_path
 
@@ -28,6 +29,32 @@ COMMANDS = ("serve", "account", "secret", "avatar", "entitle", "usage")
 def _db_default() -> Path:
     env = os.environ.get("ESSENCE2_SERVICE_DB")
     return Path(env) if env else default_db_path()
+
+
+def _env_number(name: str, default: float) -> float:
+    """A limit's default: the environment variable ``name`` when set (a number), else ``default``."""
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise SystemExit(f"error: {name} must be a number, not {value!r}") from None
+
+
+LIMIT_OPTIONS = (
+    # option, environment variable, default, type, help
+    ("--header-timeout", "ESSENCE2_SERVICE_HEADER_TIMEOUT", Limits.header_timeout, float,
+     "close a connection without a complete request line and headers (or idle between requests) after S "
+     "seconds"),
+    ("--body-timeout", "ESSENCE2_SERVICE_BODY_TIMEOUT", Limits.body_timeout, float,
+     "answer 408 and close when a request body is not complete after S seconds"),
+    ("--max-open-sessions", "ESSENCE2_SERVICE_MAX_OPEN_SESSIONS", Limits.max_open_sessions, int,
+     "open sessions per account (429 SESSION_LIMIT beyond)"),
+    ("--rate", "ESSENCE2_SERVICE_RATE", Limits.rate, float,
+     "requests a second per account over time (429 RATE_LIMITED beyond)"),
+    ("--burst", "ESSENCE2_SERVICE_BURST", Limits.burst, int, "requests per account at once, 1 or more"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--report-interval", type=int, default=30, metavar="S",
                        help="report_interval_s told to clients (default: 30)")
     serve.add_argument("--access-log", action="store_true", help="log every request on stderr")
+    for option, env, default, kind, text in LIMIT_OPTIONS:
+        value = kind(_env_number(env, default))
+        off = "" if option == "--burst" else "; 0: no limit"
+        serve.add_argument(option, type=kind, default=value, metavar="S" if "timeout" in option else "N",
+                           help=f"{text} (default: ${env} or {default:g}{off})")
 
     account = sub.add_parser("account", parents=[common], help="accounts")
     account_sub = account.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -117,14 +149,23 @@ def _serve(args: argparse.Namespace, db: Path) -> int:
         # aiohttp logs a traceback for each malformed HTTP request (already answered 400): noise, not a fault of
         # the service. Faults of the service are logged by essence2_service's own logger.
         logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
-    return asyncio.run(_run_server(db, args.host, args.port, args.report_interval, args.access_log))
+    limits = Limits(args.header_timeout, args.body_timeout, args.max_open_sessions, args.rate, args.burst)
+    if min(limits.header_timeout, limits.body_timeout, limits.max_open_sessions, limits.rate) < 0 or limits.burst < 1:
+        print("error: --header-timeout, --body-timeout, --max-open-sessions and --rate must be 0 (no limit) or "
+              "more, --burst 1 or more", file=sys.stderr)
+        return 2
+    return asyncio.run(_run_server(db, args.host, args.port, args.report_interval, args.access_log, limits))
 
 
-async def _run_server(db: Path, host: str, port: int, report_interval: int, access_log: bool) -> int:
-    app = create_app(db, report_interval)
+async def _run_server(db: Path, host: str, port: int, report_interval: int, access_log: bool,
+                      limits: Limits | None = None) -> int:
+    app = create_app(db, report_interval, limits)
     runner = web.AppRunner(app, access_log=logging.getLogger("aiohttp.access") if access_log else None,
                            handle_signals=False)
     await runner.setup()  # opens the database and migrates it; StoreError goes up to main()
+    server = runner.server
+    assert server is not None
+    watch = asyncio.create_task(app[GUARD].watch(lambda: server.connections))
     try:
         site = web.TCPSite(runner, host, port)
         try:
@@ -143,6 +184,7 @@ async def _run_server(db: Path, host: str, port: int, report_interval: int, acce
         await stop.wait()
         return 0
     finally:
+        watch.cancel()
         await runner.cleanup()
 
 

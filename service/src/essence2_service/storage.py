@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from pathlib import Path
 
@@ -353,10 +353,27 @@ class Store:
         return self.files_dir / avatar.sha256
 
     async def create_session(
-        self, principal: Principal, avatar_sha256: str, avatar_code: str | None, install_id: str, client: str | None
-    ) -> str:
+        self, principal: Principal, avatar_sha256: str, avatar_code: str | None, install_id: str, client: str | None,
+        max_open: int = 0, stale_after_s: int = 0,
+    ) -> str | None:
+        """The new session's id; None when the account already has ``max_open`` open sessions (0: no limit).
+
+        A session counts as open until its final report, or, with ``stale_after_s``, until it has gone that long
+        without a report (its client is gone).
+        """
         session_id = "s_" + secrets.token_urlsafe(24)
         async with self._transaction() as db:
+            if max_open > 0:
+                sql = "SELECT COUNT(*) FROM sessions WHERE account_id = ? AND closed_at IS NULL"
+                params: tuple[object, ...] = (principal.account_id,)
+                if stale_after_s > 0:
+                    cutoff = (datetime.now(UTC) - timedelta(seconds=stale_after_s)).isoformat(timespec="milliseconds")
+                    sql += " AND COALESCE(last_report_at, started_at) >= ?"
+                    params += (cutoff,)
+                async with db.execute(sql, params) as cur:
+                    row = await cur.fetchone()
+                if row is not None and int(row[0]) >= max_open:
+                    return None
             await db.execute(
                 "INSERT INTO sessions (id, account_id, secret_id, avatar_sha256, avatar_code, install_id, client,"
                 " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
