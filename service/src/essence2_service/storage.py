@@ -6,12 +6,19 @@ serialized inside the process; ``BEGIN IMMEDIATE`` plus a busy timeout serialize
 processes (the admin CLI revoking a secret while the service runs).
 
 Avatar files are stored next to the database, content-addressed: ``<db>.avatars/<sha256>``.
+
+File modes do not depend on the umask: a new database is 0600 (it holds the secrets' hashes and the usage;
+SQLite gives its -wal and -shm files the database's mode), and an existing one loses any permission for others
+(the owner's and group's are kept, for operators who share it with a group on purpose); the avatar folder is
+0755 when created here and the avatar files 0644, so that a service running as another user than the admin
+command can serve them (they are what the service hands to every entitled client anyway).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import os
 import re
 import secrets
@@ -29,9 +36,14 @@ import aiosqlite
 from . import credentials
 from .migrations import migrate
 
+log = logging.getLogger("essence2_service")
+
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 SESSION_ID_PATTERN = re.compile(r"^s_[A-Za-z0-9_-]{32}$")
 IMX_MAGIC = b"\x89IMX\r\n\x1a\n"
+DB_MODE = 0o600
+AVATAR_DIR_MODE = 0o755
+AVATAR_FILE_MODE = 0o644
 
 
 class StoreError(Exception):
@@ -133,6 +145,7 @@ class Store:
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            _create_private(path)
             db = await aiosqlite.connect(path, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the database {path}: {exc}") from exc
@@ -142,6 +155,7 @@ class Store:
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute("PRAGMA foreign_keys = ON")
             await migrate(db)
+            _no_access_for_others(path)
         except sqlite3.DatabaseError as exc:
             await db.close()
             raise StoreError(f"cannot use the database {path}: {exc}") from exc
@@ -236,7 +250,9 @@ class Store:
         name = (name if name is not None else file.name).strip()
         if not name or len(name) > 256 or not name.isprintable():
             raise StoreError("an avatar name is 1 to 256 printable characters")
-        self.files_dir.mkdir(parents=True, exist_ok=True)
+        if not self.files_dir.is_dir():
+            self.files_dir.mkdir(parents=True, exist_ok=True)
+            os.chmod(self.files_dir, AVATAR_DIR_MODE)
         digest = hashlib.sha256()
         size = 0
         head = b""
@@ -250,6 +266,7 @@ class Store:
                         size += len(chunk)
                         tmp.write(chunk)
                     tmp.flush()
+                    os.fchmod(tmp.fileno(), AVATAR_FILE_MODE)  # NamedTemporaryFile makes 0600
                     os.fsync(tmp.fileno())
                 except BaseException:
                     os.unlink(tmp.name)
@@ -410,6 +427,32 @@ class Store:
                 (stamp, stamp if final else None, session_id),
             )
         return ReportResult(ReportOutcome.OK, billed, final)
+
+
+def _create_private(path: Path) -> None:
+    """Creates ``path`` empty with mode 0600 (whatever the umask) when it does not exist; SQLite takes an empty
+    file for a new database."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, DB_MODE)
+    except FileExistsError:
+        return
+    try:
+        os.fchmod(fd, DB_MODE)
+    finally:
+        os.close(fd)
+
+
+def _no_access_for_others(path: Path) -> None:
+    """Takes every permission for others from the database and its -wal and -shm files."""
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            mode = file.stat().st_mode & 0o7777
+            if mode & 0o007:
+                os.chmod(file, mode & ~0o007)
+        except FileNotFoundError:
+            continue
+        except PermissionError:
+            log.warning("cannot take the permissions for others from %s (not its owner)", file)
 
 
 def _avatar(row: sqlite3.Row | None) -> Avatar | None:
