@@ -130,7 +130,11 @@ async def json_object(request: web.Request) -> dict[str, object]:
     return body
 
 
-def string_field(body: dict[str, object], name: str, max_len: int, required: bool) -> str | None:
+def string_field(body: dict[str, object], name: str, max_len: int, required: bool,
+                 printable: bool = False) -> str | None:
+    """The string ``name`` of ``body``; with ``printable``, control and other unprintable characters (C0, DEL,
+    C1, format characters such as bidirectional overrides, line and paragraph separators; every space but
+    U+0020) are refused (422), so that stored identifiers cannot carry terminal escapes or hidden text."""
     value = body.get(name)
     if value is None:
         if required:
@@ -146,6 +150,8 @@ def string_field(body: dict[str, object], name: str, max_len: int, required: boo
         value.encode("utf-8")
     except UnicodeEncodeError:
         bad(f"{name} is not valid Unicode", 422)
+    if printable and not value.isprintable():
+        bad(f"{name} must not contain control characters", 422)
     return value
 
 
@@ -179,10 +185,10 @@ async def create_session(request: web.Request) -> web.Response:
     if not SHA256_PATTERN.match(sha256):
         bad("avatar_sha256 must be 64 hexadecimal digits", 422)
     sha256 = sha256.lower()
-    install_id = string_field(body, "install_id", 128, required=True)
+    install_id = string_field(body, "install_id", 128, required=True, printable=True)
     assert install_id is not None
     string_field(body, "avatar_name", 256, required=False)  # checked, not stored
-    client = string_field(body, "client", 128, required=False)
+    client = string_field(body, "client", 128, required=False, printable=True)
 
     store = request.app[STORE]
     avatar = await store.avatar_by_sha256(sha256)

@@ -29,6 +29,14 @@ def _ok(description: str, schema: str) -> dict[str, Any]:
 
 _SECONDS = {"type": "integer", "minimum": 0, "maximum": MAX_SECONDS}
 _SHA256 = {"type": "string", "pattern": "^[0-9a-fA-F]{64}$"}
+# Stored strings: no control characters (C0, DEL, C1; the service also refuses the other unprintable ones, as
+# Python's str.isprintable: format characters, line and paragraph separators, spaces other than U+0020).
+_PRINTABLE = {
+    "type": "string",
+    "minLength": 1,
+    "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+    "description": "Printable characters only: control characters are refused (422).",
+}
 _CODE_PARAM = {
     "name": "code",
     "in": "path",
@@ -85,8 +93,8 @@ OPENAPI: dict[str, Any] = {
                 "properties": {
                     "avatar_sha256": {**_SHA256, "description": "SHA-256 of the .imx file."},
                     "avatar_name": {"type": "string", "minLength": 1, "maxLength": 256},
-                    "install_id": {"type": "string", "minLength": 1, "maxLength": 128},
-                    "client": {"type": "string", "minLength": 1, "maxLength": 128},
+                    "install_id": {**_PRINTABLE, "maxLength": 128},
+                    "client": {**_PRINTABLE, "maxLength": 128},
                 },
             },
             "Session": {
