@@ -233,13 +233,20 @@ async def report_usage(request: web.Request) -> web.Response:
 
 
 async def _entitled_avatar(request: web.Request) -> Avatar:
+    """The newest version of the code in the path, when the account may use it.
+
+    404 both when there is no such code and when the account may not use it, with the same reason and the same
+    queries: a secret does not learn which codes exist. (Starting a session is still refused with 403
+    AGENT_NOT_ENTITLED: it names an avatar by the sha256 of a file the client holds, and answers 403 whether or
+    not that sha256 is registered.)
+    """
     principal = await authenticate(request)
     store = request.app[STORE]
-    avatar = await store.newest_avatar(request.match_info["code"])
-    if avatar is None:
-        raise ApiError(404, "no such avatar")
-    if not await store.is_entitled(principal, avatar.code):
-        raise ApiError(403, "this account may not use this avatar")
+    code = request.match_info["code"]
+    avatar = await store.newest_avatar(code)
+    entitled = await store.is_entitled(principal, code)
+    if avatar is None or not entitled:
+        raise ApiError(404, "no avatar with this code for this account")
     return avatar
 
 

@@ -53,8 +53,8 @@ _RATE_LIMITED = {
 }
 _AVATAR_ERRORS = {
     "401": _error("INVALID_SECRET: missing, unknown or revoked secret."),
-    "403": _error("AGENT_NOT_ENTITLED: the account may not use this avatar."),
-    "404": _error("NOT_FOUND: no avatar with this code."),
+    "404": _error("NOT_FOUND: no avatar with this code that this account may use (the same answer for a code that "
+                  "does not exist and for one the account may not use, so that codes do not leak)."),
     **_RATE_LIMITED,
 }
 _BODY_ERRORS = {
