@@ -33,14 +33,14 @@ from pathlib import Path
 
 import aiosqlite
 
-from . import credentials
+from . import credentials, imx
 from .migrations import migrate
 
 log = logging.getLogger("essence2_service")
 
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 SESSION_ID_PATTERN = re.compile(r"^s_[A-Za-z0-9_-]{32}$")
-IMX_MAGIC = b"\x89IMX\r\n\x1a\n"
+IMX_MAGIC = imx.MAGIC
 DB_MODE = 0o600
 AVATAR_DIR_MODE = 0o755
 AVATAR_FILE_MODE = 0o644
@@ -241,8 +241,18 @@ class Store:
         return secret_id
 
     async def add_avatar(
-        self, code: str, file: Path, name: str | None = None, format_version: int | None = None
+        self, code: str, file: Path, name: str | None = None, format_version: int | None = None,
+        inspect_with: str | None = None,
     ) -> Avatar:
+        """Registers ``file`` as a version of ``code``.
+
+        A file with the .imx magic bytes and format version 1 is checked first (``imx.check_structure``: the
+        header, the section table within the file, every checksum, the sections' lengths and the manifest), and
+        with ``inspect_with``, the path of the ``essence2`` command, by the engine's own reader too (``essence2
+        avatar inspect``: the landmarks and mesh as well). A file of another version, or without the magic
+        bytes, is registered only with an explicit ``format_version`` (it must be the header's), unchecked.
+        The checks run on the copy that is then registered, not on ``file``, which could change meanwhile.
+        """
         if not CODE_PATTERN.match(code):
             raise StoreError("an avatar code is 1 to 64 of A-Z a-z 0-9 . _ - (starting with a letter or digit)")
         if format_version is not None and not 1 <= format_version <= 1_000_000:
@@ -255,13 +265,10 @@ class Store:
             os.chmod(self.files_dir, AVATAR_DIR_MODE)
         digest = hashlib.sha256()
         size = 0
-        head = b""
         try:
             with open(file, "rb") as src, tempfile.NamedTemporaryFile(dir=self.files_dir, delete=False) as tmp:
                 try:
                     while chunk := src.read(1 << 20):
-                        if len(head) < 12:
-                            head = (head + chunk)[:12]
                         digest.update(chunk)
                         size += len(chunk)
                         tmp.write(chunk)
@@ -273,11 +280,12 @@ class Store:
                     raise
         except OSError as exc:
             raise StoreError(f"cannot read {file}: {exc.strerror or exc}") from None
-        if format_version is None:
-            if len(head) < 12 or head[:8] != IMX_MAGIC:
-                os.unlink(tmp.name)
-                raise StoreError(f"{file} is not an .imx file (give --format-version to register it anyway)")
-            format_version = int.from_bytes(head[8:12], "little")
+        try:
+            format_version = await asyncio.to_thread(_check_avatar, file, Path(tmp.name), format_version,
+                                                     inspect_with)
+        except BaseException:
+            os.unlink(tmp.name)
+            raise
         sha256 = digest.hexdigest()
         os.replace(tmp.name, self.files_dir / sha256)
         async with self._transaction() as db:
@@ -427,6 +435,32 @@ class Store:
                 (stamp, stamp if final else None, session_id),
             )
         return ReportResult(ReportOutcome.OK, billed, final)
+
+
+def _check_avatar(file: Path, copy: Path, format_version: int | None, inspect_with: str | None) -> int:
+    """The format version to register ``copy`` (of ``file``) with, after the checks of ``Store.add_avatar``."""
+    try:
+        version = imx.read_version(copy)
+    except OSError as exc:
+        raise StoreError(f"cannot read {copy}: {exc.strerror or exc}") from None
+    if version is None:
+        if format_version is None:
+            raise StoreError(f"{file} is not an .imx file (give --format-version to register it anyway)")
+        return format_version
+    if format_version is not None and format_version != version:
+        raise StoreError(f"{file} is .imx format version {version}, not --format-version {format_version}")
+    if version != imx.VERSION:
+        if format_version is None:
+            raise StoreError(f"{file} is .imx format version {version}; this service checks version {imx.VERSION} "
+                             f"files only: give --format-version {version} to register it unchecked")
+        return version
+    try:
+        imx.check_structure(copy)
+        if inspect_with:
+            imx.inspect(inspect_with, copy)
+    except imx.ImxError as exc:
+        raise StoreError(f"{file} is not a valid .imx avatar: {exc.reason} ({exc.kind})") from None
+    return version
 
 
 def _create_private(path: Path) -> None:
