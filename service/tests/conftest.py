@@ -4,10 +4,13 @@ service as a real process (``python -m essence2_service serve --port 0``)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import os
 import queue
 import secrets
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -25,9 +28,58 @@ from essence2_service.storage import IMX_MAGIC, Store
 STARTUP_TIMEOUT_S = 20
 
 
+def imx_file(sections: list[tuple[str, int, bytes, int]], width: int, height: int, version: int = 1) -> bytes:
+    """An .imx file (docs/imx-format.md) of ``sections`` (name, encoding, stored bytes, decoded length), laid
+    out and checksummed as the writer does."""
+    table = b""
+    offset = 64 + 80 * len(sections)
+    for name, encoding, stored, length in sections:
+        table += struct.pack("<16sIIQQQ32s", name.encode(), encoding, 0, offset, len(stored), length,
+                             hashlib.sha256(stored).digest())
+        offset += len(stored)
+    head = IMX_MAGIC + struct.pack("<IIQII", version, len(sections), offset, width, height)
+    return head + hashlib.sha256(head + table).digest() + table + b"".join(s[2] for s in sections)
+
+
+def imx_sections(width: int = 4, height: int = 4, extra: int = 0) -> list[tuple[str, int, bytes, int]]:
+    """The sections of a small avatar whose structure is valid (its landmarks are not), random pixels, and
+    ``extra`` random bytes in a section of another name (readers ignore it)."""
+    manifest = json.dumps({"format": "essence2-avatar", "version": 1, "name": "test", "width": width,
+                           "height": height, "seed": "0x1", "headBox": [0, 0, 2, 2]}).encode()
+    image = secrets.token_bytes(width * height * 3)
+    mesh = struct.pack("<II", 478, 1) + bytes(12 * 478) + struct.pack("<HHH", 0, 1, 2)
+    mask = rle8(bytes(width * height))
+    sections = [("manifest", 0, manifest, len(manifest)), ("image", 0, image, len(image)),
+                ("landmarks", 0, bytes(16), 16), ("mesh", 0, mesh, len(mesh)),
+                ("headMask", 1, mask, width * height)]
+    if extra:
+        sections.append(("padding", 0, secrets.token_bytes(extra), extra))
+    return sections
+
+
+def rle8(data: bytes) -> bytes:
+    """``data`` in rle8: runs of 3 to 130 equal bytes repeated, the rest as literals (at most 128 a block)."""
+    out, i = bytearray(), 0
+    while i < len(data):
+        run = 1
+        while i + run < len(data) and run < 130 and data[i + run] == data[i]:
+            run += 1
+        if run >= 3:
+            out += bytes([run + 125, data[i]])
+            i += run
+        else:
+            literal = data[i:i + min(128, len(data) - i)]
+            out += bytes([len(literal) - 1]) + literal
+            i += len(literal)
+    return bytes(out)
+
+
 def imx_bytes(version: int = 1, size: int = 4096) -> bytes:
-    """Bytes that look like an .imx file to the service (magic + version), random otherwise."""
-    return IMX_MAGIC + version.to_bytes(4, "little") + secrets.token_bytes(size - 12)
+    """A version 1 .imx file valid in structure (random pixels: unique), of at least ``size`` bytes; for another
+    version, the magic bytes and that version followed by random bytes (registered with --format-version)."""
+    if version != 1:
+        return IMX_MAGIC + version.to_bytes(4, "little") + secrets.token_bytes(size - 12)
+    return imx_file(imx_sections(extra=max(1, size - 6000)), 4, 4)
 
 
 @dataclass
@@ -57,13 +109,20 @@ async def populate(db: Path, tmp: Path) -> World:
             data = imx_bytes(version)
             path = tmp / f"{key}.imx"
             path.write_bytes(data)
-            avatar = await store.add_avatar(code, path)
+            avatar = await store.add_avatar(code, path, format_version=None if version == 1 else version)
             world.files[avatar.sha256] = data
             world.sha[key] = avatar.sha256
         await store.entitle("acme", "grace-hopper")
     finally:
         await store.close()
     return world
+
+
+@pytest.fixture(autouse=True)
+def no_inspect_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``avatar add`` without an essence2 command to inspect with (the test files' landmarks are not real), even
+    where one is on PATH; the tests of that check choose one."""
+    monkeypatch.setenv("ESSENCE2_CLI", "")
 
 
 @pytest.fixture
@@ -115,10 +174,12 @@ def cli(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess
     return result
 
 
-def start_server(db: Path, world: World) -> Server:
+def start_server(db: Path, world: World, env: dict[str, str] | None = None) -> Server:
+    """``serve --port 0`` on ``db``; ``env`` adds environment variables (the limits: ESSENCE2_SERVICE_...)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "essence2_service", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     lines: queue.Queue[str] = queue.Queue()
     assert process.stdout is not None
@@ -137,9 +198,15 @@ def start_server(db: Path, world: World) -> Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server_env() -> dict[str, str]:
+    """Environment variables of the ``server`` fixture's process (a test overrides it to set limits)."""
+    return {}
+
+
+@pytest.fixture
+def server(tmp_path: Path, server_env: dict[str, str]) -> Iterator[Server]:
     world = asyncio.run(populate(tmp_path / "service.sqlite3", tmp_path))
-    srv = start_server(world.db, world)
+    srv = start_server(world.db, world, server_env)
     try:
         yield srv
     finally:

@@ -203,6 +203,18 @@ async def test_bad_session_requests(client: TestClient, world: World, store: Sto
     assert await usage_of(store, "acme") == (0, 0, 0, 0)
 
 
+@pytest.mark.parametrize("value", ["abc\x00def", "line\nbreak", "tab\there", "\x1b[31mred\x1b[0m", "del\x7f",
+                                   "c1\x85", "bidi\u202eevil", "sep\u2028x"])
+@pytest.mark.parametrize("field", ["install_id", "client"])
+async def test_control_characters_are_refused(client: TestClient, world: World, store: Store, field: str,
+                                             value: str) -> None:
+    resp = await client.post("/v1/sessions", json=session_body(world.sha["grace-v2"], **{field: value}),
+                             headers=world.auth("acme"))
+    await expect_error(resp, 422, "BAD_REQUEST")
+    assert "control characters" in (await resp.json())["reason"]
+    assert await usage_of(store, "acme") == (0, 0, 0, 0)
+
+
 async def test_non_ascii_is_stored_as_sent(client: TestClient, world: World) -> None:
     resp = await client.post("/v1/sessions", headers=world.auth("acme"),
                              json=session_body(world.sha["grace-v1"], install_id="\u6e2c\u8a66-\U0001f600",
@@ -229,9 +241,14 @@ async def test_avatar_metadata_and_file(client: TestClient, world: World) -> Non
 async def test_avatar_errors(client: TestClient, world: World) -> None:
     for suffix in ("", "/file"):
         await expect_error(await client.get(f"/v1/avatars/grace-hopper{suffix}"), 401, "INVALID_SECRET")
-        await expect_error(await client.get(f"/v1/avatars/astronaut{suffix}", headers=world.auth("acme")),
-                           403, "AGENT_NOT_ENTITLED")
-        await expect_error(await client.get(f"/v1/avatars/nobody{suffix}", headers=world.auth("acme")),
+        # Not entitled and no such code: the same answer, so that a secret cannot learn which codes exist.
+        answers = []
+        for code in ("astronaut", "nobody"):
+            resp = await client.get(f"/v1/avatars/{code}{suffix}", headers=world.auth("acme"))
+            await expect_error(resp, 404, "NOT_FOUND")
+            answers.append((resp.status, await resp.json()))
+        assert answers[0] == answers[1]
+        await expect_error(await client.get(f"/v1/avatars/grace-hopper{suffix}", headers=world.auth("other")),
                            404, "NOT_FOUND")
         await expect_error(await client.get(f"/v1/avatars/%C3%A9%00{suffix}", headers=world.auth("acme")),
                            404, "NOT_FOUND")

@@ -30,7 +30,7 @@ def test_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, secret, err = run(capsys, db, "secret", "create", "acme")
     secret = secret.strip()
     assert code == 0 and secret.startswith("e2_") and "cannot be shown again" in err
-    code, out, _ = run(capsys, db, "avatar", "add", "grace", str(avatar), "--name", "Grace")
+    code, out, _ = run(capsys, db, "avatar", "add", "grace", str(avatar), "--name", "Grace", "--format-version", "3")
     assert code == 0 and "format_version 3" in out
     code, out, _ = run(capsys, db, "avatar", "add", "grace", str(tmp_path / "grace.imx"), "--db", str(db))
     assert code == 1  # the same file twice

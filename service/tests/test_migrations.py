@@ -29,7 +29,7 @@ async def test_fresh_database_gets_the_schema(tmp_path: Path) -> None:
     store = await Store.open(db)
     await store.close()
     assert TABLES <= tables(db)
-    assert versions(db) == [(m.version, m.name) for m in available()] == [(1, "initial")]
+    assert versions(db) == [(m.version, m.name) for m in available()] == [(1, "initial"), (2, "open_sessions")]
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -44,7 +44,7 @@ async def test_reopening_does_not_reapply(tmp_path: Path) -> None:
     await store.close()
     async with aiosqlite.connect(db, isolation_level=None) as conn:
         assert await migrate(conn) == []
-    assert versions(db) == [(1, "initial")]
+    assert versions(db) == [(1, "initial"), (2, "open_sessions")]
 
 
 async def test_a_newer_database_is_refused(tmp_path: Path) -> None:
@@ -61,3 +61,15 @@ async def test_not_a_database(tmp_path: Path) -> None:
     db.write_bytes(b"junk" * 1000)
     with pytest.raises(StoreError):
         await Store.open(db)
+
+
+async def test_a_version_1_database_gets_the_open_sessions_index(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    await (await Store.open(db)).close()
+    with sqlite3.connect(db) as conn:  # as the 0.1.0 service left it
+        conn.execute("DROP INDEX sessions_open")
+        conn.execute("DELETE FROM schema_version WHERE version = 2")
+    await (await Store.open(db)).close()
+    assert versions(db) == [(1, "initial"), (2, "open_sessions")]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'sessions_open'").fetchone()

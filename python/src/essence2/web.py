@@ -5,7 +5,12 @@ avatar in the browser: one video and one audio track (aiortc), timestamped from 
 browser plays them in step. The interrupt button eases the face to rest. Needs the ``web`` extra
 (``pip install 'essence2[web]'``: aiohttp, aiortc, PyAV) and the ``espeak-ng`` command for typed text;
 ``ffmpeg`` decodes other files than WAV.
-Serves on 127.0.0.1 unless ``--host`` says otherwise.
+
+Serves on 127.0.0.1 unless ``--host`` says otherwise. Each run makes a random token and prints the page's
+address with it (``http://127.0.0.1:8080/?token=...``): every request must carry it (the page in its address,
+the page's own requests in the ``X-Essence2-Token`` header), its Host must be the address the page is served on
+and its Origin, when it has one, the page's own; anything else gets 403. So other web pages open in the same
+browser can neither use the page nor post to it.
 """
 
 from __future__ import annotations
@@ -13,11 +18,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fractions
+import hmac
 import logging
+import secrets
 import shutil
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -35,9 +44,12 @@ from .engine import Essence2
 log = logging.getLogger("essence2.web")
 VIDEO_CLOCK = 90000
 AUDIO_CHUNK = N.SAMPLES_PER_FRAME // 2  # 20 ms audio packets, two per video frame
+TOKEN_HEADER = "X-Essence2-Token"
+TOKEN: web.AppKey[str] = web.AppKey("essence2_web_token", str)
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>essence2</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>essence2</title>
 <style>
  body { font-family: sans-serif; margin: 1.5em; background: #f4f4f4; color: #222 }
  main { display: flex; gap: 1.5em; align-items: flex-start }
@@ -62,6 +74,8 @@ PAGE = """<!doctype html>
 </main>
 <script>
 const video = document.getElementById('video'), status = document.getElementById('status');
+// The run's token, from this page's address: every request to the server carries it.
+const TOKEN = new URLSearchParams(location.search).get('token') || '';
 let pc = null;
 async function connect(withMic) {
   if (pc) pc.close();
@@ -80,14 +94,17 @@ async function connect(withMic) {
     if (pc.iceGatheringState === 'complete') return ok();
     pc.addEventListener('icegatheringstatechange', () => { if (pc.iceGatheringState === 'complete') ok(); });
   });
-  const r = await fetch('/offer', {method: 'POST', headers: {'Content-Type': 'application/json'},
+  const r = await fetch('/offer', {method: 'POST',
+    headers: {'Content-Type': 'application/json', 'X-Essence2-Token': TOKEN},
     body: JSON.stringify({sdp: pc.localDescription.sdp, type: pc.localDescription.type, mic: withMic})});
   if (!r.ok) { status.textContent = 'error: ' + await r.text(); return; }
   await pc.setRemoteDescription(await r.json());
   status.textContent = withMic ? 'connected: speak into the microphone' : 'connected';
 }
 async function post(path, body, type) {
-  const r = await fetch(path, {method: 'POST', body, headers: type ? {'Content-Type': type} : {}});
+  const headers = {'X-Essence2-Token': TOKEN};
+  if (type) headers['Content-Type'] = type;
+  const r = await fetch(path, {method: 'POST', body, headers});
   status.textContent = r.ok ? (await r.text()) : ('error: ' + await r.text());
 }
 document.getElementById('say').onclick = () =>
@@ -176,20 +193,78 @@ class Session:
 
 
 def speak(text: str) -> tuple[np.ndarray, int]:
-    """``text`` spoken by espeak-ng."""
+    """``text`` spoken by espeak-ng.
+
+    The text goes to espeak-ng on its standard input (``--stdin``), never on its command line, so that text
+    beginning with ``-`` is spoken, not read as an option (``-f/some/file`` would read a local file aloud).
+    """
     if shutil.which("espeak-ng") is None:
         raise ValueError("typed text is spoken by espeak-ng: install it (apt-get install espeak-ng)")
-    run = subprocess.run(["espeak-ng", "--stdout", text[:2000]], capture_output=True, timeout=60)
+    run = subprocess.run(["espeak-ng", "--stdout", "--stdin"], input=text[:2000].encode("utf-8"),
+                         capture_output=True, timeout=60)
     if run.returncode != 0:
         raise ValueError("espeak-ng failed: " + run.stderr.decode("utf-8", "replace").strip())
     return decode_audio(run.stdout)
 
 
-def make_app(avatar: str = "grace-hopper") -> web.Application:
-    """The page's web application (also for embedding in another aiohttp server)."""
+def _forbidden(reason: str) -> web.HTTPForbidden:
+    return web.HTTPForbidden(text="forbidden: " + reason, headers={"Referrer-Policy": "no-referrer"})
+
+
+def guard(token: str, hosts: Iterable[str] = ()) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """The middleware that refuses (403) a request whose Host is not the page's address, whose Origin (when
+    present) is not the page's own, or that lacks ``token`` (``?token=`` in the page's address, the
+    ``X-Essence2-Token`` header or ``?token=`` on the page's requests).
+
+    The Host must name 127.0.0.1, localhost, [::1], one of ``hosts`` or the address the connection came in
+    on, with the port it came in on: a page of another site that makes its own name point to 127.0.0.1 (DNS
+    rebinding) is refused.
+    """
+    names = {n.lower() for n in LOOPBACK_NAMES}
+    names.update(h.strip().strip("[]").lower() for h in hosts if h.strip())
+    expected = token.encode("utf-8")
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                         ) -> web.StreamResponse:
+        host = request.headers.get("Host", "")
+        sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
+        try:
+            parts = urlsplit("http://" + host)
+            name, port = (parts.hostname or ""), (parts.port or 80)
+        except ValueError:
+            name, port = "", 0
+        local = sockname[0].lower() if isinstance(sockname, tuple) and sockname else None
+        local_port = sockname[1] if isinstance(sockname, tuple) and len(sockname) > 1 else port
+        if not host or (name not in names and name != local) or port != local_port:
+            raise _forbidden(f"the Host {host!r} is not the address this page is served on")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != f"http://{host}":
+            raise _forbidden(f"a page of another origin ({origin}) may not use this one")
+        given = request.headers.get(TOKEN_HEADER) or request.query.get("token", "")
+        if not hmac.compare_digest(given.encode("utf-8"), expected):
+            raise _forbidden("this request does not carry the page's token: open the address that "
+                             "python -m essence2.web printed when it started (http://HOST:PORT/?token=...)")
+        response = await handler(request)
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    return middleware
+
+
+def make_app(avatar: str = "grace-hopper", *, token: str | None = None,
+             hosts: Iterable[str] = ()) -> web.Application:
+    """The page's web application (also for embedding in another aiohttp server).
+
+    Every request must carry ``token`` (a random one when None; ``app[TOKEN]`` holds it): open the page as
+    ``/?token=TOKEN``. ``hosts`` are names besides the loopback ones that the Host header may give (the name
+    the server is reached by); see ``guard``.
+    """
     N.avatar_path(avatar)  # a wrong avatar fails here, not at the first connection
     sessions: set[Session] = set()
-    app = web.Application(client_max_size=64 * 1024 * 1024)
+    token = token or secrets.token_urlsafe(32)
+    app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[guard(token, hosts)])
+    app[TOKEN] = token
 
     def current() -> Session:
         if not sessions:
@@ -197,7 +272,7 @@ def make_app(avatar: str = "grace-hopper") -> web.Application:
         return next(reversed(list(sessions)))
 
     async def index(_: web.Request) -> web.Response:
-        return web.Response(text=PAGE, content_type="text/html")
+        return web.Response(text=PAGE, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def offer(request: web.Request) -> web.Response:
         params = await request.json()
@@ -271,14 +346,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m essence2.web", description=__doc__.split("\n\n")[0])
     ap.add_argument("--avatar", default="grace-hopper", help="an .imx path or a shipped avatar's name")
     ap.add_argument("--port", type=int, default=8080)
-    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for every "
+                         "interface: anyone who can reach it and has the printed address can use the page)")
     a = ap.parse_args(argv)
     try:
-        app = make_app(a.avatar)
+        app = make_app(a.avatar, hosts=[a.host])
     except FileNotFoundError as e:
         print(f"essence2.web: {e}", file=sys.stderr)
         return 2
-    print(f"essence2: open http://{a.host}:{a.port}/ in a browser (Ctrl-C stops)", flush=True)
+    shown = "127.0.0.1" if a.host in ("0.0.0.0", "::", "") else (f"[{a.host}]" if ":" in a.host else a.host)
+    print(f"essence2: open http://{shown}:{a.port}/?token={app[TOKEN]} in a browser (Ctrl-C stops)", flush=True)
     try:
         web.run_app(app, host=a.host, port=a.port, print=None)
     except OSError as e:

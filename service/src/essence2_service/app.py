@@ -13,6 +13,7 @@ from typing import NoReturn
 from aiohttp import web
 
 from . import credentials
+from .limits import STALE_REPORT_INTERVALS, ConnectionGuard, Limits, RateLimiter, retry_after
 from .openapi import MAX_SECONDS, OPENAPI
 from .storage import Avatar, Principal, ReportOutcome, Store
 
@@ -20,6 +21,9 @@ log = logging.getLogger("essence2_service")
 
 STORE: web.AppKey[Store] = web.AppKey("store", Store)
 REPORT_INTERVAL: web.AppKey[int] = web.AppKey("report_interval_s", int)
+LIMITS: web.AppKey[Limits] = web.AppKey("limits", Limits)
+GUARD: web.AppKey[ConnectionGuard] = web.AppKey("connection_guard", ConnectionGuard)
+LIMITER: web.AppKey[RateLimiter] = web.AppKey("rate_limiter", RateLimiter)
 
 MAX_BODY = 64 * 1024
 SHA256_PATTERN = re.compile(r"^[0-9a-fA-F]{64}$")
@@ -29,16 +33,31 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, code: str | None = None,
+                 headers: dict[str, str] | None = None, close: bool = False) -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
+        self.code = code
+        self.headers = headers or {}
+        self.close = close  # close the connection after answering (a body that did not arrive in time)
 
 
 def error_response(status: int, reason: str, code: str | None = None) -> web.Response:
     if code is None:
         code = _CODES.get(status, "BAD_REQUEST" if status < 500 else "INTERNAL")
     return web.json_response({"error": code, "reason": reason}, status=status)
+
+
+@web.middleware
+async def connection_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Tells the connection guard that a request is in progress on this connection (its headers are in)."""
+    guard = request.app[GUARD]
+    guard.started(request.protocol)
+    try:
+        return await handler(request)
+    finally:
+        guard.finished(request.protocol)
 
 
 def bad(reason: str, status: int = 400) -> NoReturn:
@@ -51,7 +70,16 @@ async def errors_middleware(request: web.Request, handler: Handler) -> web.Strea
     try:
         return await handler(request)
     except ApiError as exc:
-        return error_response(exc.status, exc.reason)
+        response = error_response(exc.status, exc.reason, exc.code)
+        response.headers.update(exc.headers)
+        if exc.close:
+            # The rest of the body is not waited for: answer, then close the connection.
+            response.force_close()
+            await response.prepare(request)
+            await response.write_eof()
+            if request.transport is not None:
+                request.transport.close()
+        return response
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
@@ -75,14 +103,24 @@ async def authenticate(request: web.Request) -> Principal:
     if principal is None:
         reason = "missing API secret" if secret is None else "unknown or revoked API secret"
         raise ApiError(401, reason)
+    wait = request.app[LIMITER].take(principal.account_id)
+    if wait > 0:
+        limiter = request.app[LIMITER]
+        raise ApiError(429, f"too many requests for this account (at most {limiter.rate:g} a second, "
+                       f"{limiter.burst} at once): retry in {retry_after(wait)} s", "RATE_LIMITED",
+                       {"Retry-After": retry_after(wait)})
     return principal
 
 
 async def json_object(request: web.Request) -> dict[str, object]:
+    timeout = request.app[LIMITS].body_timeout
     try:
-        raw = await request.read()
+        async with asyncio.timeout(timeout if timeout > 0 else None):
+            raw = await request.read()
     except web.HTTPRequestEntityTooLarge:
         bad(f"the body is larger than {MAX_BODY} bytes", 413)
+    except TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {timeout:g} s", close=True) from None
     try:
         body = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -92,7 +130,11 @@ async def json_object(request: web.Request) -> dict[str, object]:
     return body
 
 
-def string_field(body: dict[str, object], name: str, max_len: int, required: bool) -> str | None:
+def string_field(body: dict[str, object], name: str, max_len: int, required: bool,
+                 printable: bool = False) -> str | None:
+    """The string ``name`` of ``body``; with ``printable``, control and other unprintable characters (C0, DEL,
+    C1, format characters such as bidirectional overrides, line and paragraph separators; every space but
+    U+0020) are refused (422), so that stored identifiers cannot carry terminal escapes or hidden text."""
     value = body.get(name)
     if value is None:
         if required:
@@ -108,6 +150,8 @@ def string_field(body: dict[str, object], name: str, max_len: int, required: boo
         value.encode("utf-8")
     except UnicodeEncodeError:
         bad(f"{name} is not valid Unicode", 422)
+    if printable and not value.isprintable():
+        bad(f"{name} must not contain control characters", 422)
     return value
 
 
@@ -141,17 +185,24 @@ async def create_session(request: web.Request) -> web.Response:
     if not SHA256_PATTERN.match(sha256):
         bad("avatar_sha256 must be 64 hexadecimal digits", 422)
     sha256 = sha256.lower()
-    install_id = string_field(body, "install_id", 128, required=True)
+    install_id = string_field(body, "install_id", 128, required=True, printable=True)
     assert install_id is not None
     string_field(body, "avatar_name", 256, required=False)  # checked, not stored
-    client = string_field(body, "client", 128, required=False)
+    client = string_field(body, "client", 128, required=False, printable=True)
 
     store = request.app[STORE]
     avatar = await store.avatar_by_sha256(sha256)
     code = avatar.code if avatar is not None else None
     if not await store.is_entitled(principal, code):
         raise ApiError(403, "this account may not use this avatar")
-    session_id = await store.create_session(principal, sha256, code, install_id, client)
+    limits = request.app[LIMITS]
+    session_id = await store.create_session(
+        principal, sha256, code, install_id, client, max_open=limits.max_open_sessions,
+        stale_after_s=STALE_REPORT_INTERVALS * request.app[REPORT_INTERVAL],
+    )
+    if session_id is None:
+        raise ApiError(429, f"this account already has {limits.max_open_sessions} open sessions, the most it may "
+                       "have: end one (its final usage report) before starting another", "SESSION_LIMIT")
     return web.json_response(
         {"session_id": session_id, "report_interval_s": request.app[REPORT_INTERVAL], "avatar_code": code},
         status=201,
@@ -182,13 +233,20 @@ async def report_usage(request: web.Request) -> web.Response:
 
 
 async def _entitled_avatar(request: web.Request) -> Avatar:
+    """The newest version of the code in the path, when the account may use it.
+
+    404 both when there is no such code and when the account may not use it, with the same reason and the same
+    queries: a secret does not learn which codes exist. (Starting a session is still refused with 403
+    AGENT_NOT_ENTITLED: it names an avatar by the sha256 of a file the client holds, and answers 403 whether or
+    not that sha256 is registered.)
+    """
     principal = await authenticate(request)
     store = request.app[STORE]
-    avatar = await store.newest_avatar(request.match_info["code"])
-    if avatar is None:
-        raise ApiError(404, "no such avatar")
-    if not await store.is_entitled(principal, avatar.code):
-        raise ApiError(403, "this account may not use this avatar")
+    code = request.match_info["code"]
+    avatar = await store.newest_avatar(code)
+    entitled = await store.is_entitled(principal, code)
+    if avatar is None or not entitled:
+        raise ApiError(404, "no avatar with this code for this account")
     return avatar
 
 
@@ -227,9 +285,13 @@ async def avatar_file(request: web.Request) -> web.StreamResponse:
 # -- the application ---------------------------------------------------------------------------------------
 
 
-def create_app(db_path: Path | str, report_interval_s: int = 30) -> web.Application:
-    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_BODY)
+def create_app(db_path: Path | str, report_interval_s: int = 30, limits: Limits | None = None) -> web.Application:
+    limits = limits or Limits()
+    app = web.Application(middlewares=[connection_middleware, errors_middleware], client_max_size=MAX_BODY)
     app[REPORT_INTERVAL] = report_interval_s
+    app[LIMITS] = limits
+    app[GUARD] = ConnectionGuard(limits.header_timeout)
+    app[LIMITER] = RateLimiter(limits.rate, limits.burst)
 
     async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         app[STORE] = await Store.open(db_path)

@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -18,7 +19,8 @@ from pathlib import Path
 from aiohttp import web
 
 from . import __version__
-from .app import create_app
+from .app import GUARD, create_app
+from .limits import Limits
 from .migrations import MigrationError
 from .storage import Store, StoreError, default_db_path
 
@@ -28,6 +30,32 @@ COMMANDS = ("serve", "account", "secret", "avatar", "entitle", "usage")
 def _db_default() -> Path:
     env = os.environ.get("ESSENCE2_SERVICE_DB")
     return Path(env) if env else default_db_path()
+
+
+def _env_number(name: str, default: float) -> float:
+    """A limit's default: the environment variable ``name`` when set (a number), else ``default``."""
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise SystemExit(f"error: {name} must be a number, not {value!r}") from None
+
+
+LIMIT_OPTIONS = (
+    # option, environment variable, default, type, help
+    ("--header-timeout", "ESSENCE2_SERVICE_HEADER_TIMEOUT", Limits.header_timeout, float,
+     "close a connection without a complete request line and headers (or idle between requests) after S "
+     "seconds"),
+    ("--body-timeout", "ESSENCE2_SERVICE_BODY_TIMEOUT", Limits.body_timeout, float,
+     "answer 408 and close when a request body is not complete after S seconds"),
+    ("--max-open-sessions", "ESSENCE2_SERVICE_MAX_OPEN_SESSIONS", Limits.max_open_sessions, int,
+     "open sessions per account (429 SESSION_LIMIT beyond)"),
+    ("--rate", "ESSENCE2_SERVICE_RATE", Limits.rate, float,
+     "requests a second per account over time (429 RATE_LIMITED beyond)"),
+    ("--burst", "ESSENCE2_SERVICE_BURST", Limits.burst, int, "requests per account at once, 1 or more"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--report-interval", type=int, default=30, metavar="S",
                        help="report_interval_s told to clients (default: 30)")
     serve.add_argument("--access-log", action="store_true", help="log every request on stderr")
+    for option, env, default, kind, text in LIMIT_OPTIONS:
+        value = kind(_env_number(env, default))
+        off = "" if option == "--burst" else "; 0: no limit"
+        serve.add_argument(option, type=kind, default=value, metavar="S" if "timeout" in option else "N",
+                           help=f"{text} (default: ${env} or {default:g}{off})")
 
     account = sub.add_parser("account", parents=[common], help="accounts")
     account_sub = account.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -71,7 +104,15 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("code")
     add.add_argument("file", type=Path)
     add.add_argument("--name", help="the name shown to clients (default: the file's name)")
-    add.add_argument("--format-version", type=int, help="default: read from the .imx header")
+    add.add_argument("--format-version", type=int,
+                     help="default: read from the .imx header; needed (and then unchecked) for a file of "
+                          "another version than 1 or without the .imx magic bytes")
+    inspect = add.add_mutually_exclusive_group()
+    inspect.add_argument("--inspect-with", metavar="COMMAND",
+                         help="the essence2 command whose 'avatar inspect' checks the file too (default: "
+                              "$ESSENCE2_CLI, else essence2 on PATH, if any)")
+    inspect.add_argument("--no-inspect", action="store_true",
+                         help="only this service's own checks of the structure and checksums")
 
     entitle = sub.add_parser("entitle", parents=[common], help="let an account use an avatar (all its versions)")
     entitle.add_argument("account")
@@ -117,14 +158,23 @@ def _serve(args: argparse.Namespace, db: Path) -> int:
         # aiohttp logs a traceback for each malformed HTTP request (already answered 400): noise, not a fault of
         # the service. Faults of the service are logged by essence2_service's own logger.
         logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
-    return asyncio.run(_run_server(db, args.host, args.port, args.report_interval, args.access_log))
+    limits = Limits(args.header_timeout, args.body_timeout, args.max_open_sessions, args.rate, args.burst)
+    if min(limits.header_timeout, limits.body_timeout, limits.max_open_sessions, limits.rate) < 0 or limits.burst < 1:
+        print("error: --header-timeout, --body-timeout, --max-open-sessions and --rate must be 0 (no limit) or "
+              "more, --burst 1 or more", file=sys.stderr)
+        return 2
+    return asyncio.run(_run_server(db, args.host, args.port, args.report_interval, args.access_log, limits))
 
 
-async def _run_server(db: Path, host: str, port: int, report_interval: int, access_log: bool) -> int:
-    app = create_app(db, report_interval)
+async def _run_server(db: Path, host: str, port: int, report_interval: int, access_log: bool,
+                      limits: Limits | None = None) -> int:
+    app = create_app(db, report_interval, limits)
     runner = web.AppRunner(app, access_log=logging.getLogger("aiohttp.access") if access_log else None,
                            handle_signals=False)
     await runner.setup()  # opens the database and migrates it; StoreError goes up to main()
+    server = runner.server
+    assert server is not None
+    watch = asyncio.create_task(app[GUARD].watch(lambda: server.connections))
     try:
         site = web.TCPSite(runner, host, port)
         try:
@@ -143,6 +193,7 @@ async def _run_server(db: Path, host: str, port: int, report_interval: int, acce
         await stop.wait()
         return 0
     finally:
+        watch.cancel()
         await runner.cleanup()
 
 
@@ -178,8 +229,22 @@ async def _secret_revoke(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _inspect_command(args: argparse.Namespace) -> str | None:
+    """The essence2 command to check avatars with: --inspect-with, else $ESSENCE2_CLI (empty: none), else
+    essence2 on PATH; None with --no-inspect or when there is none."""
+    if args.no_inspect:
+        return None
+    if args.inspect_with:
+        return str(args.inspect_with)
+    env = os.environ.get("ESSENCE2_CLI")
+    if env is not None:
+        return env or None
+    return shutil.which("essence2")
+
+
 async def _avatar_add(store: Store, args: argparse.Namespace) -> int:
-    avatar = await store.add_avatar(args.code, args.file, args.name, args.format_version)
+    command = _inspect_command(args)
+    avatar = await store.add_avatar(args.code, args.file, args.name, args.format_version, command)
     print(f"avatar {avatar.code!r}: {avatar.name!r} sha256 {avatar.sha256} size {avatar.size} "
           f"format_version {avatar.format_version}")
     return 0

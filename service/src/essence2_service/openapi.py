@@ -9,7 +9,8 @@ from . import __version__
 # Ten years: a cumulative figure above this is not a session, it is a bug or an attack.
 MAX_SECONDS = 315_576_000
 
-_ERROR_CODES = ["INVALID_SECRET", "AGENT_NOT_ENTITLED", "NOT_FOUND", "SESSION_CLOSED", "BAD_REQUEST"]
+_ERROR_CODES = ["INVALID_SECRET", "AGENT_NOT_ENTITLED", "NOT_FOUND", "SESSION_CLOSED", "BAD_REQUEST",
+                "RATE_LIMITED", "SESSION_LIMIT"]
 
 
 def _error(description: str) -> dict[str, Any]:
@@ -28,6 +29,14 @@ def _ok(description: str, schema: str) -> dict[str, Any]:
 
 _SECONDS = {"type": "integer", "minimum": 0, "maximum": MAX_SECONDS}
 _SHA256 = {"type": "string", "pattern": "^[0-9a-fA-F]{64}$"}
+# Stored strings: no control characters (C0, DEL, C1; the service also refuses the other unprintable ones, as
+# Python's str.isprintable: format characters, line and paragraph separators, spaces other than U+0020).
+_PRINTABLE = {
+    "type": "string",
+    "minLength": 1,
+    "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+    "description": "Printable characters only: control characters are refused (422).",
+}
 _CODE_PARAM = {
     "name": "code",
     "in": "path",
@@ -36,13 +45,21 @@ _CODE_PARAM = {
     "schema": {"type": "string", "minLength": 1},
     "example": "grace-hopper",
 }
+_RATE_LIMITED = {
+    "429": {
+        **_error("RATE_LIMITED: too many requests for this account; retry after Retry-After seconds."),
+        "headers": {"Retry-After": {"schema": {"type": "string", "pattern": "^[0-9]+$"}}},
+    },
+}
 _AVATAR_ERRORS = {
     "401": _error("INVALID_SECRET: missing, unknown or revoked secret."),
-    "403": _error("AGENT_NOT_ENTITLED: the account may not use this avatar."),
-    "404": _error("NOT_FOUND: no avatar with this code."),
+    "404": _error("NOT_FOUND: no avatar with this code that this account may use (the same answer for a code that "
+                  "does not exist and for one the account may not use, so that codes do not leak)."),
+    **_RATE_LIMITED,
 }
 _BODY_ERRORS = {
     "400": _error("BAD_REQUEST: the body is not a JSON object, or a field is missing or has the wrong type."),
+    "408": _error("BAD_REQUEST: the body did not arrive in time; the connection is closed."),
     "413": _error("BAD_REQUEST: the body is too large."),
     "422": _error("BAD_REQUEST: a field's value is out of range or inconsistent."),
 }
@@ -76,8 +93,8 @@ OPENAPI: dict[str, Any] = {
                 "properties": {
                     "avatar_sha256": {**_SHA256, "description": "SHA-256 of the .imx file."},
                     "avatar_name": {"type": "string", "minLength": 1, "maxLength": 256},
-                    "install_id": {"type": "string", "minLength": 1, "maxLength": 128},
-                    "client": {"type": "string", "minLength": 1, "maxLength": 128},
+                    "install_id": {**_PRINTABLE, "maxLength": 128},
+                    "client": {**_PRINTABLE, "maxLength": 128},
                 },
             },
             "Session": {
@@ -157,6 +174,11 @@ OPENAPI: dict[str, Any] = {
                     "401": _error("INVALID_SECRET: missing, unknown or revoked secret."),
                     "403": _error("AGENT_NOT_ENTITLED: refused; nothing is recorded as billed."),
                     **_BODY_ERRORS,
+                    "429": {
+                        **_error("RATE_LIMITED (too many requests; Retry-After) or SESSION_LIMIT (the account "
+                                 "has as many open sessions as it may)."),
+                        "headers": {"Retry-After": {"schema": {"type": "string", "pattern": "^[0-9]+$"}}},
+                    },
                 },
             }
         },
@@ -183,6 +205,7 @@ OPENAPI: dict[str, Any] = {
                     "404": _error("NOT_FOUND: no such session for this account."),
                     "409": _error("SESSION_CLOSED: a report after the final one."),
                     **_BODY_ERRORS,
+                    **_RATE_LIMITED,
                 },
             }
         },

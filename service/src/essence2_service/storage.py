@@ -6,12 +6,19 @@ serialized inside the process; ``BEGIN IMMEDIATE`` plus a busy timeout serialize
 processes (the admin CLI revoking a secret while the service runs).
 
 Avatar files are stored next to the database, content-addressed: ``<db>.avatars/<sha256>``.
+
+File modes do not depend on the umask: a new database is 0600 (it holds the secrets' hashes and the usage;
+SQLite gives its -wal and -shm files the database's mode), and an existing one loses any permission for others
+(the owner's and group's are kept, for operators who share it with a group on purpose); the avatar folder is
+0755 when created here and the avatar files 0644, so that a service running as another user than the admin
+command can serve them (they are what the service hands to every entitled client anyway).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import os
 import re
 import secrets
@@ -20,18 +27,23 @@ import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from pathlib import Path
 
 import aiosqlite
 
-from . import credentials
+from . import credentials, imx
 from .migrations import migrate
+
+log = logging.getLogger("essence2_service")
 
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 SESSION_ID_PATTERN = re.compile(r"^s_[A-Za-z0-9_-]{32}$")
-IMX_MAGIC = b"\x89IMX\r\n\x1a\n"
+IMX_MAGIC = imx.MAGIC
+DB_MODE = 0o600
+AVATAR_DIR_MODE = 0o755
+AVATAR_FILE_MODE = 0o644
 
 
 class StoreError(Exception):
@@ -133,6 +145,7 @@ class Store:
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            _create_private(path)
             db = await aiosqlite.connect(path, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the database {path}: {exc}") from exc
@@ -142,6 +155,7 @@ class Store:
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute("PRAGMA foreign_keys = ON")
             await migrate(db)
+            _no_access_for_others(path)
         except sqlite3.DatabaseError as exc:
             await db.close()
             raise StoreError(f"cannot use the database {path}: {exc}") from exc
@@ -227,8 +241,18 @@ class Store:
         return secret_id
 
     async def add_avatar(
-        self, code: str, file: Path, name: str | None = None, format_version: int | None = None
+        self, code: str, file: Path, name: str | None = None, format_version: int | None = None,
+        inspect_with: str | None = None,
     ) -> Avatar:
+        """Registers ``file`` as a version of ``code``.
+
+        A file with the .imx magic bytes and format version 1 is checked first (``imx.check_structure``: the
+        header, the section table within the file, every checksum, the sections' lengths and the manifest), and
+        with ``inspect_with``, the path of the ``essence2`` command, by the engine's own reader too (``essence2
+        avatar inspect``: the landmarks and mesh as well). A file of another version, or without the magic
+        bytes, is registered only with an explicit ``format_version`` (it must be the header's), unchecked.
+        The checks run on the copy that is then registered, not on ``file``, which could change meanwhile.
+        """
         if not CODE_PATTERN.match(code):
             raise StoreError("an avatar code is 1 to 64 of A-Z a-z 0-9 . _ - (starting with a letter or digit)")
         if format_version is not None and not 1 <= format_version <= 1_000_000:
@@ -236,31 +260,32 @@ class Store:
         name = (name if name is not None else file.name).strip()
         if not name or len(name) > 256 or not name.isprintable():
             raise StoreError("an avatar name is 1 to 256 printable characters")
-        self.files_dir.mkdir(parents=True, exist_ok=True)
+        if not self.files_dir.is_dir():
+            self.files_dir.mkdir(parents=True, exist_ok=True)
+            os.chmod(self.files_dir, AVATAR_DIR_MODE)
         digest = hashlib.sha256()
         size = 0
-        head = b""
         try:
             with open(file, "rb") as src, tempfile.NamedTemporaryFile(dir=self.files_dir, delete=False) as tmp:
                 try:
                     while chunk := src.read(1 << 20):
-                        if len(head) < 12:
-                            head = (head + chunk)[:12]
                         digest.update(chunk)
                         size += len(chunk)
                         tmp.write(chunk)
                     tmp.flush()
+                    os.fchmod(tmp.fileno(), AVATAR_FILE_MODE)  # NamedTemporaryFile makes 0600
                     os.fsync(tmp.fileno())
                 except BaseException:
                     os.unlink(tmp.name)
                     raise
         except OSError as exc:
             raise StoreError(f"cannot read {file}: {exc.strerror or exc}") from None
-        if format_version is None:
-            if len(head) < 12 or head[:8] != IMX_MAGIC:
-                os.unlink(tmp.name)
-                raise StoreError(f"{file} is not an .imx file (give --format-version to register it anyway)")
-            format_version = int.from_bytes(head[8:12], "little")
+        try:
+            format_version = await asyncio.to_thread(_check_avatar, file, Path(tmp.name), format_version,
+                                                     inspect_with)
+        except BaseException:
+            os.unlink(tmp.name)
+            raise
         sha256 = digest.hexdigest()
         os.replace(tmp.name, self.files_dir / sha256)
         async with self._transaction() as db:
@@ -353,10 +378,27 @@ class Store:
         return self.files_dir / avatar.sha256
 
     async def create_session(
-        self, principal: Principal, avatar_sha256: str, avatar_code: str | None, install_id: str, client: str | None
-    ) -> str:
+        self, principal: Principal, avatar_sha256: str, avatar_code: str | None, install_id: str, client: str | None,
+        max_open: int = 0, stale_after_s: int = 0,
+    ) -> str | None:
+        """The new session's id; None when the account already has ``max_open`` open sessions (0: no limit).
+
+        A session counts as open until its final report, or, with ``stale_after_s``, until it has gone that long
+        without a report (its client is gone).
+        """
         session_id = "s_" + secrets.token_urlsafe(24)
         async with self._transaction() as db:
+            if max_open > 0:
+                sql = "SELECT COUNT(*) FROM sessions WHERE account_id = ? AND closed_at IS NULL"
+                params: tuple[object, ...] = (principal.account_id,)
+                if stale_after_s > 0:
+                    cutoff = (datetime.now(UTC) - timedelta(seconds=stale_after_s)).isoformat(timespec="milliseconds")
+                    sql += " AND COALESCE(last_report_at, started_at) >= ?"
+                    params += (cutoff,)
+                async with db.execute(sql, params) as cur:
+                    row = await cur.fetchone()
+                if row is not None and int(row[0]) >= max_open:
+                    return None
             await db.execute(
                 "INSERT INTO sessions (id, account_id, secret_id, avatar_sha256, avatar_code, install_id, client,"
                 " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -393,6 +435,58 @@ class Store:
                 (stamp, stamp if final else None, session_id),
             )
         return ReportResult(ReportOutcome.OK, billed, final)
+
+
+def _check_avatar(file: Path, copy: Path, format_version: int | None, inspect_with: str | None) -> int:
+    """The format version to register ``copy`` (of ``file``) with, after the checks of ``Store.add_avatar``."""
+    try:
+        version = imx.read_version(copy)
+    except OSError as exc:
+        raise StoreError(f"cannot read {copy}: {exc.strerror or exc}") from None
+    if version is None:
+        if format_version is None:
+            raise StoreError(f"{file} is not an .imx file (give --format-version to register it anyway)")
+        return format_version
+    if format_version is not None and format_version != version:
+        raise StoreError(f"{file} is .imx format version {version}, not --format-version {format_version}")
+    if version != imx.VERSION:
+        if format_version is None:
+            raise StoreError(f"{file} is .imx format version {version}; this service checks version {imx.VERSION} "
+                             f"files only: give --format-version {version} to register it unchecked")
+        return version
+    try:
+        imx.check_structure(copy)
+        if inspect_with:
+            imx.inspect(inspect_with, copy)
+    except imx.ImxError as exc:
+        raise StoreError(f"{file} is not a valid .imx avatar: {exc.reason} ({exc.kind})") from None
+    return version
+
+
+def _create_private(path: Path) -> None:
+    """Creates ``path`` empty with mode 0600 (whatever the umask) when it does not exist; SQLite takes an empty
+    file for a new database."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, DB_MODE)
+    except FileExistsError:
+        return
+    try:
+        os.fchmod(fd, DB_MODE)
+    finally:
+        os.close(fd)
+
+
+def _no_access_for_others(path: Path) -> None:
+    """Takes every permission for others from the database and its -wal and -shm files."""
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            mode = file.stat().st_mode & 0o7777
+            if mode & 0o007:
+                os.chmod(file, mode & ~0o007)
+        except FileNotFoundError:
+            continue
+        except PermissionError:
+            log.warning("cannot take the permissions for others from %s (not its owner)", file)
 
 
 def _avatar(row: sqlite3.Row | None) -> Avatar | None:
