@@ -18,11 +18,14 @@ public func be_essence2_push_audio(_ h: OpaquePointer?, _ samples: UnsafePointer
             return fail(ResultCode.full, "the audio ring is full: it holds \(buffered) of \(StreamFormat.ringSamples) "
                 + "samples and \(count) more do not fit; nothing was queued: pull frames, then push again")
         case .stopped:
-            return fail(ResultCode.full, "the engine was stopped by be_essence2_quiesce_all; nothing was queued: "
-                + "destroy it and create a new one")
+            return fail(ResultCode.full, stoppedNothingQueued)
         }
     }
 }
+
+/// The reason of a push or feed into an engine that `be_essence2_quiesce_all` stopped.
+private let stoppedNothingQueued = "the engine was stopped by be_essence2_quiesce_all; nothing was queued: destroy it and "
+    + "create a new one"
 
 @_cdecl("be_essence2_feed_audio")
 public func be_essence2_feed_audio(_ h: OpaquePointer?, _ samples: UnsafePointer<Int16>?, _ count: Int32,
@@ -61,8 +64,7 @@ private func feed<Sample>(_ h: OpaquePointer?, _ samples: UnsafePointer<Sample>?
             return fail(ResultCode.full, "\(pending) samples already wait beyond the ring and \(count) more would pass the "
                 + "limit of \(Engine.feedLimit) (10 minutes): take frames, then feed again; nothing was queued")
         case .stopped:
-            return fail(ResultCode.full, "the engine was stopped by be_essence2_quiesce_all; nothing was queued: "
-                + "destroy it and create a new one")
+            return fail(ResultCode.full, stoppedNothingQueued)
         }
     }
 }

@@ -41,7 +41,9 @@ extension GlobalStateTests {
 
     /// Runs `body` with a loopback service holding the sample avatar as agent code A52DHS2219 (and A23WJF0199),
     /// configured as the reference's would be: the secret in BITHUMAN_API_SECRET, the cache in a fresh directory.
-    static func withService(_ body: () async throws -> Void) async throws {
+    /// The example's surroundings: the speech, the player, and `show` keeping what was shown.
+    static func withService(_ body: (_ samples: [Float], _ player: TestPlayer, _ show: (Essence2Frame) -> Void,
+                                     _ screen: Screen) async throws -> Void) async throws {
         let avatar = try BinaryFile.read(path: TestAvatar.repositoryRoot + "/avatars/grace-hopper.imx", maxSize: 64 << 20)
         let service = try LoopbackService(avatars: ["A52DHS2219": avatar, "A23WJF0199": avatar])
         let cache = "/tmp/essence2-reference-example-\(getpid())"
@@ -56,7 +58,9 @@ extension GlobalStateTests {
             service.stop()
             _ = system("rm -rf '\(cache)'")
         }
-        try await body()
+        let player = TestPlayer()
+        let screen = Screen(player)
+        try await body(Self.samples, player, { screen.show($0) }, screen)
         #expect(service.requests.contains { $0.hasPrefix("GET /v1/avatars/") && $0.hasSuffix("/file") })
     }
 
@@ -84,11 +88,7 @@ extension GlobalStateTests {
     }
 
     @Test func essence2FirstFrameExampleFollowsThePlayer() async throws {
-        try await Self.withService {
-            let samples = Self.samples
-            let player = TestPlayer()
-            let screen = Screen(player)
-            func show(_ frame: Essence2Frame) { screen.show(frame) }
+        try await Self.withService { samples, player, show, screen in
 
             // ---- the reference's Essence 2 example, from here ----
             Essence2Credential.set(ProcessInfo.processInfo.environment["BITHUMAN_API_SECRET"] ?? "")
@@ -117,11 +117,7 @@ extension GlobalStateTests {
     }
 
     @Test func audioClockExampleFollowsYourOwnClock() async throws {
-        try await Self.withService {
-            let samples = Self.samples
-            let player = TestPlayer()
-            let screen = Screen(player)
-            func show(_ frame: Essence2Frame) { screen.show(frame) }
+        try await Self.withService { samples, player, show, screen in
 
             // ---- the reference's example with your own clock (frames(audioClock:)), on Essence 2 ----
             Essence2Credential.set(ProcessInfo.processInfo.environment["BITHUMAN_API_SECRET"] ?? "")
