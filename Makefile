@@ -145,9 +145,12 @@ $(OUT)/test_abi: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
+# The C tests again under AddressSanitizer and UndefinedBehaviorSanitizer (any UB report ends the run: no recovery,
+# no suppressions).
 $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) -O1 -g -fsanitize=address -fno-omit-frame-pointer $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
+	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer $(CWARN) -pthread \
+	  $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
 test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools test-python test-gst \
       test-service test-sessions test-downloads

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# integration/c/run.sh - the C side of `make test`: the ABI tests (plain and under AddressSanitizer), then the
+# integration/c/run.sh - the C side of `make test`: the ABI tests (plain, and under AddressSanitizer with
+# UndefinedBehaviorSanitizer), then the
 # three examples on examples/audio/demo.wav, with their outputs checked.
 #
 # Run from anywhere, after `make all build/test_abi build/test_abi_asan` (what `make test-c` does).
