@@ -7,8 +7,9 @@ import Essence2Runtime
 /// of the public APIs that talk to it: avatar metadata and files (`/v1/avatars/{code}`, `/file`), and sessions
 /// (`/v1/sessions`, `/usage`), each answered as the protocol says. One connection at a time, `Connection: close`.
 final class LoopbackService: @unchecked Sendable {
-    /// The avatars served, by agent code.
-    let avatars: [String: [UInt8]]
+    /// The avatars served, by agent code (a test may publish a new version: `publish`).
+    var avatars: [String: [UInt8]] { served.withLock { $0 } }
+    private let served: Locked<[String: [UInt8]]>
     let port: UInt16
     var url: String { "http://127.0.0.1:\(port)" }
     /// Requests seen ("GET /v1/avatars/X"), in order.
@@ -20,7 +21,7 @@ final class LoopbackService: @unchecked Sendable {
     private var thread = pthread_t()
 
     init(avatars: [String: [UInt8]]) throws {
-        self.avatars = avatars
+        served = Locked(avatars)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket: \(errno)") }
         var address = sockaddr_in()
@@ -52,6 +53,9 @@ final class LoopbackService: @unchecked Sendable {
         let description: String
         init(_ description: String) { self.description = description }
     }
+
+    /// Serves `bytes` as the avatar `code` from now on.
+    func publish(_ code: String, _ bytes: [UInt8]) { served.withLock { $0[code] = bytes } }
 
     /// Stops accepting and waits for the serving thread.
     func stop() {

@@ -149,6 +149,41 @@ extension GlobalStateTests {
         }
     }
 
+    @Test func anOutdatedAvatarThatEssence2DownloadFetchedIsFetchedOnceMoreByCreate() async throws {
+        let current = try BinaryFile.read(path: TestAvatar.repositoryRoot + "/avatars/grace-hopper.imx", maxSize: 64 << 20)
+        var outdated = current
+        AvatarFixture.writeU32(&outdated, 8, 0)  // format version 0: older than this renderer reads
+        AvatarFixture.reseal(&outdated)
+        let service = try LoopbackService(avatars: ["A52DHS2219": outdated])
+        let cache = "/tmp/essence2-outdated-\(getpid())"
+        Essence2Credential.setServiceURL(service.url)
+        Essence2Credential.set("sk-outdated")
+        defer {
+            Essence2Credential.setServiceURL(nil)
+            Essence2Credential.set(nil)
+            service.stop()
+            _ = system("rm -rf '\(cache)'")
+        }
+        let directory = URL(fileURLWithPath: cache, isDirectory: true)
+        let old = try await Essence2Download.identity(agentCode: "A52DHS2219", directory: directory)
+        // The service publishes a rebuilt avatar; create finds the old one outdated and fetches the code again.
+        service.publish("A52DHS2219", current)
+        let engine = try await Essence2Engine.create(identity: old)
+        #expect(engine.isReady)
+        engine.shutdown()
+        #expect(service.requests.filter { $0 == "GET /v1/avatars/A52DHS2219/file" }.count == 2)
+        // A file that did not come from Essence2Download is reported, not fetched.
+        let elsewhere = cache + "/elsewhere.imx"
+        #expect(BinaryFile.replaceAtomically(outdated, at: elsewhere, mode: 0o644))
+        do {
+            _ = try await Essence2Engine.create(identity: URL(fileURLWithPath: elsewhere))
+            Issue.record("an outdated file was accepted")
+        } catch let error as Essence2KitError {
+            guard case .identityOutdated(let path, let code, _) = error else { Issue.record("\(error)"); return }
+            #expect(path == elsewhere && code == nil)
+        }
+    }
+
     @Test func essence2ConstantsHaveTheReferenceTypes() {
         let fps: Double = Essence2Engine.framesPerSecond
         #expect(fps == 25)
