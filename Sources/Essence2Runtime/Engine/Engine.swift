@@ -109,16 +109,18 @@ package final class Engine: Sendable {
     /// next. Never blocks and never waits for ring room: what the ring cannot take yet waits (up to
     /// `AudioFeed.limit` samples) and goes in as frames are taken.
     package func feed(_ samples: UnsafeBufferPointer<Int16>, sampleRate: Int) -> FeedOutcome {
-        guard !core.state.withLock({ $0.stopped }) else { return .stopped }
-        let outcome = audioFeed.withLock { $0.append(samples, rate: sampleRate) }
-        if outcome == .queued { pumpFeed() }
-        return outcome
+        feed { $0.append(samples, rate: sampleRate) }
     }
 
     /// `feed` for float samples (-1...1, clipped; NaN and infinities are silence: `SampleConversion`).
     package func feed(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int) -> FeedOutcome {
+        feed { $0.append(samples, rate: sampleRate) }
+    }
+
+    /// Appends to the feed unless the engine stopped, then moves what fits into the ring.
+    private func feed(_ append: (inout AudioFeed) -> FeedOutcome) -> FeedOutcome {
         guard !core.state.withLock({ $0.stopped }) else { return .stopped }
-        let outcome = audioFeed.withLock { $0.append(samples, rate: sampleRate) }
+        let outcome = audioFeed.withLock(append)
         if outcome == .queued { pumpFeed() }
         return outcome
     }
@@ -201,16 +203,11 @@ package final class Engine: Sendable {
 
     /// Takes the next due frame (reply or idle, or only idle) into `out`, with its details.
     package func take(into out: UnsafeMutableRawBufferPointer, idleOnly: Bool = false) -> TakeOutcome {
-        guard let session else {
-            let outcome = core.take(into: out, idleOnly: idleOnly)
-            if case .frame = outcome { pumpFeed() }
-            return outcome
-        }
-        if case .refused(let reason) = session.permission() { return .refused(reason) }
+        if let session, case .refused(let reason) = session.permission() { return .refused(reason) }
         let outcome = core.take(into: out, idleOnly: idleOnly)
         if case .frame(let frame) = outcome {
-            session.delivered(frame.kind)
-            pumpFeed()
+            session?.delivered(frame.kind)
+            pumpFeed()  // the frame made room in the ring
         }
         return outcome
     }
