@@ -7,12 +7,23 @@ extension AvatarFile {
         typealias F = AvatarFileFormat
         let manifest = AvatarManifest(name: avatar.name, width: avatar.width, height: avatar.height, seed: avatar.seed,
                                       headBox: avatar.headBox, info: info)
-        var contents: [(String, [UInt8])] = [
-            (F.Section.manifest, manifest.encoded()),
-            (F.Section.image, avatar.pixels),
-            (F.Section.landmarks, avatar.landmarks.encodedSection()),
-            (F.Section.mesh, avatar.mesh.encodedSection()),
-        ]
+        var contents: [(String, [UInt8])]
+        if let rig = avatar.character {
+            var characterManifest = manifest
+            characterManifest.kind = AvatarManifest.characterKind
+            contents = [
+                (F.Section.manifest, characterManifest.encoded()),
+                (F.Section.image, avatar.pixels),
+                (F.Section.rig, rig.encoded()),
+            ]
+        } else {
+            contents = [
+                (F.Section.manifest, manifest.encoded()),
+                (F.Section.image, avatar.pixels),
+                (F.Section.landmarks, avatar.landmarks.encodedSection()),
+                (F.Section.mesh, avatar.mesh.encodedSection()),
+            ]
+        }
         if !avatar.headMask.isEmpty { contents.append((F.Section.headMask, avatar.headMask)) }
 
         var stored: [(name: String, encoding: F.Encoding, data: [UInt8], length: Int)] = []

@@ -11,8 +11,12 @@ package struct LipSyncStream: Sendable {
     package static let samplesPerFrame = StreamFormat.samplesPerFrame
     /// Audio past the end of a frame that its articulation may use: 77.5 ms (the 25 ms window of the last
     /// look-ahead hop, which starts 70 ms ahead of the frame's last hop).
-    package static let lookaheadSamples = (ArticulationHops.frameHops + ArticulationHops.aheadHops - 1)
-        * hopLength - windowLead + windowLength - samplesPerFrame
+    package static let lookaheadSamples = lookahead(frameHops: ArticulationHops.frameHops)
+
+    /// The look-ahead of a stream whose frames hold `frameHops` hops: the same 77.5 ms past the frame's end.
+    static func lookahead(frameHops: Int) -> Int {
+        (frameHops + ArticulationHops.aheadHops - 1) * hopLength - windowLead + windowLength - frameHops * hopLength
+    }
 
     private static let hopLength = 160
     private static let windowLength = 400
@@ -23,7 +27,13 @@ package struct LipSyncStream: Sendable {
 
     private var samples = SampleBuffer()
     private var pipeline: any ArticulationPipeline
-    private var prosody = ProsodyAnalyzer()
+    private var prosody: ProsodyAnalyzer
+    /// Hops per frame: 4 (40 ms, Essence 2) or 5 (50 ms, Expression 2). The model reads a frame's last four
+    /// hops as its own, with the same look-ahead after them.
+    private let frameHops: Int
+    /// This stream's samples per frame and look-ahead.
+    package let frameSamples: Int
+    package let lookahead: Int
     private var tongue = TongueTipTracker()
     /// Loudness and pitch of the frame `nextFrame` or `holdFrame` last returned (`SpeechCue.silence` for a
     /// held frame and before the first frame).
@@ -42,8 +52,12 @@ package struct LipSyncStream: Sendable {
     /// The mapping this stream uses.
     package let model: LipSyncModel
 
-    package init(model: LipSyncModel = .learned) {
+    package init(model: LipSyncModel = .learned, cadence: FrameCadence = .essence2) {
         self.model = model
+        frameHops = cadence.frameHops
+        frameSamples = cadence.samplesPerFrame
+        lookahead = Self.lookahead(frameHops: cadence.frameHops)
+        prosody = ProsodyAnalyzer(frameLength: cadence.samplesPerFrame)
         switch model {
         case .learned: pipeline = LearnedArticulationPipeline()
         case .v1: pipeline = CueArticulationPipeline()
@@ -64,9 +78,9 @@ package struct LipSyncStream: Sendable {
     /// analysed as it really is.
     package mutating func nextFrame(flush: Bool) -> Articulation? {
         let buffered = bufferedSamples
-        guard buffered >= Self.samplesPerFrame + Self.lookaheadSamples || (flush && buffered > 0) else { return nil }
+        guard buffered >= frameSamples + lookahead || (flush && buffered > 0) else { return nil }
         let realEnd = samples.end
-        let lastHop = frameHop + ArticulationHops.frameHops + ArticulationHops.aheadHops - 1
+        let lastHop = frameHop + frameHops + ArticulationHops.aheadHops - 1
         // Commit every hop of the window whose audio is all here, in order.
         while committedHops <= lastHop && nextHopStart + Self.windowLength <= realEnd {
             pipeline.commit(hop: committedHops, samples: samples, start: nextHopStart, realEnd: realEnd)
@@ -74,15 +88,15 @@ package struct LipSyncStream: Sendable {
             nextHopStart += Self.hopLength
         }
         let articulation = tongue.apply(to: pipeline.frame(
-            firstHop: frameHop, committedHops: committedHops, samples: samples, nextHopStart: nextHopStart,
+            firstHop: frameHop + frameHops - ArticulationHops.frameHops, committedHops: committedHops, samples: samples, nextHopStart: nextHopStart,
             realEnd: realEnd))
 
         lastCue = prosody.analyze(samples, start: frameStart, realEnd: realEnd)
-        let consumed = min(buffered, Self.samplesPerFrame)
+        let consumed = min(buffered, frameSamples)
         lastFrameAudio = samples.samples(from: frameStart, count: consumed)
         frameStart += consumed
-        if consumed == Self.samplesPerFrame {
-            frameHop += ArticulationHops.frameHops
+        if consumed == frameSamples {
+            frameHop += frameHops
         } else {
             // A flushed partial frame: the next frame starts where its audio ended, on a fresh hop grid.
             frameHop = committedHops

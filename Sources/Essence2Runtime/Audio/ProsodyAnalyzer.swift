@@ -9,7 +9,8 @@ import Glibc
 /// within 90% of the best is taken, which keeps the estimate off the octave below. About 30 000 multiply-adds
 /// per frame.
 struct ProsodyAnalyzer: Sendable {
-    static let frameLength = StreamFormat.samplesPerFrame
+    /// Samples per frame (640 at 25 frames a second, 800 at 20).
+    let frameLength: Int
     static let shortestLag = 20
     static let longestLag = 100
     /// Normalised autocorrelation at the pitch period from which a frame is voiced.
@@ -21,9 +22,10 @@ struct ProsodyAnalyzer: Sendable {
     private var half: [Float]
     private var scores: [Float]
 
-    init() {
-        samples = [Float](repeating: 0, count: Self.frameLength)
-        half = [Float](repeating: 0, count: Self.frameLength / 2)
+    init(frameLength: Int = StreamFormat.samplesPerFrame) {
+        self.frameLength = frameLength
+        samples = [Float](repeating: 0, count: frameLength)
+        half = [Float](repeating: 0, count: frameLength / 2)
         scores = [Float](repeating: 0, count: Self.longestLag + 1)
     }
 

@@ -15,6 +15,15 @@ extension Avatar {
         guard headMask.isEmpty || headMask.count == width * height else {
             return "head mask has \(headMask.count) bytes; expected \(width * height) or none"
         }
+        if let character {
+            guard headMask.count == width * height else { return "a character needs a head mask of \(width * height) bytes" }
+            let box = headBox
+            guard box.width >= 1, box.height >= 1, box.x >= 0, box.y >= 0, box.x <= width, box.y <= height,
+                  box.width <= width - box.x, box.height <= height - box.y else {
+                return "head box (\(box.x), \(box.y), \(box.width)x\(box.height)) is empty or outside the \(width)x\(height) frame"
+            }
+            return character.validationProblem(width: width, height: height)
+        }
         let w = Float(width), h = Float(height)
         func inside(_ p: SIMD2<Float>) -> Bool {
             p.x.isFinite && p.y.isFinite && p.x >= 0 && p.y >= 0 && p.x <= w && p.y <= h

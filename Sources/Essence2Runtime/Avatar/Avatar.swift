@@ -16,6 +16,25 @@ package struct Avatar: Sendable {
     package var headMask: [UInt8]
     /// Seed of the idle motion (blinks, breathing, head movement) unless the host sets another.
     package var seed: UInt64
+    /// A character avatar's rig (Expression 2); nil for a photoreal portrait (Essence 2), whose face is in
+    /// `landmarks` and `mesh` (a character's are empty).
+    package var character: CharacterRig?
+
+    /// Frames a second and samples a frame: Expression 2's for a character, Essence 2's for a portrait.
+    package var cadence: FrameCadence { character == nil ? .essence2 : .expression2 }
+
+    /// The avatar's kind as `avatar inspect` and the manifest name it: "character" or "photoreal".
+    package var kindName: String { character == nil ? AvatarManifest.photorealKind : AvatarManifest.characterKind }
+
+    /// A character avatar: the frame (`pixels`, the character composited on its backdrop), its rig, and the
+    /// soft mask of what moves with the head.
+    package init(name: String, width: Int, height: Int, pixels: [UInt8], character: CharacterRig, headBox: PixelRect,
+                 headMask: [UInt8], seed: UInt64 = 0x5EED) {
+        self.init(name: name, width: width, height: height, pixels: pixels,
+                  landmarks: FaceLandmarks(points: [:], lipsOuter: [], lipsInner: [], faceBox: headBox, mouthBox: headBox),
+                  mesh: FaceMesh(points: [], triangles: []), headBox: headBox, headMask: headMask, seed: seed)
+        self.character = character
+    }
 
     package init(name: String, width: Int, height: Int, pixels: [UInt8], landmarks: FaceLandmarks, mesh: FaceMesh,
                 headBox: PixelRect, headMask: [UInt8] = [], seed: UInt64 = 0x5EED) {

@@ -28,6 +28,17 @@ package enum AvatarFile {
             throw AvatarFileError(.corrupt, "manifest size \(manifest.width)x\(manifest.height) differs from the header's \(layout.width)x\(layout.height)")
         }
         let pixels = try decodedSection(S.image, of: layout, in: bytes, exactLength: pixelCount * 3)
+        if manifest.kind == AvatarManifest.characterKind {
+            let rig = try CharacterRig.decode(
+                decodedSection(S.rig, of: layout, in: bytes, maxLength: CharacterRig.maxSectionSize))
+            let mask = try decodedSection(S.headMask, of: layout, in: bytes, exactLength: pixelCount)
+            let avatar = Avatar(name: manifest.name, width: layout.width, height: layout.height, pixels: pixels,
+                                character: rig, headBox: manifest.headBox, headMask: mask, seed: manifest.seed)
+            if let problem = avatar.validationProblem() {
+                throw AvatarFileError(.corrupt, "invalid content: \(problem)")
+            }
+            return avatar
+        }
         let landmarks = try FaceLandmarks.decodeSection(
             decodedSection(S.landmarks, of: layout, in: bytes, maxLength: AvatarFileFormat.maxLandmarksSize)).get()
         let meshLimit = 8 + 12 * 65536 + 6 * AvatarFileFormat.maxTriangles

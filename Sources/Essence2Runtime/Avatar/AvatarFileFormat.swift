@@ -40,6 +40,8 @@ package enum AvatarFileFormat {
         package static let landmarks = "landmarks"
         package static let mesh = "mesh"
         package static let headMask = "headMask"
+        /// A character avatar's rig (JSON), in place of `landmarks` and `mesh`.
+        package static let rig = "rig"
     }
 
     /// How a section's bytes are stored.

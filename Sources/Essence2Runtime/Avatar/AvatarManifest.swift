@@ -9,6 +9,11 @@ package struct AvatarManifest: Sendable, Equatable {
     package var headBox: PixelRect
     /// Free-form provenance strings (source, licence, ...), written sorted by key.
     package var info: [String: String]
+    /// "photoreal" (Essence 2, the default when the key is absent) or "character" (Expression 2).
+    package var kind: String = AvatarManifest.photorealKind
+
+    package static let photorealKind = "photoreal"
+    package static let characterKind = "character"
 
     package init(name: String, width: Int, height: Int, seed: UInt64, headBox: PixelRect, info: [String: String]) {
         self.name = name
@@ -55,9 +60,18 @@ package struct AvatarManifest: Sendable, Equatable {
                 info[member.key] = text
             }
         }
-        return AvatarManifest(name: name, width: width, height: height, seed: seed,
-                              headBox: PixelRect(x: values[0], y: values[1], width: values[2], height: values[3]),
-                              info: info)
+        var kind = photorealKind
+        if let value = json["kind"] {
+            guard let text = value.stringValue, text == photorealKind || text == characterKind else {
+                throw bad("\"kind\" is not \"\(photorealKind)\" or \"\(characterKind)\"")
+            }
+            kind = text
+        }
+        var manifest = AvatarManifest(name: name, width: width, height: height, seed: seed,
+                                      headBox: PixelRect(x: values[0], y: values[1], width: values[2], height: values[3]),
+                                      info: info)
+        manifest.kind = kind
+        return manifest
     }
 
     private static func parseSeed(_ text: String) -> UInt64? {

@@ -116,7 +116,7 @@ final class EngineCore: Sendable {
 
     private func renderLoop() {
         defer { markExited() }
-        let renderer = Renderer(avatar: avatar)
+        let renderer = avatar.makeRenderer()
         while true {
             let now = clock.nanoseconds()
             let frames = signal.withLock { $0 }

@@ -59,7 +59,7 @@ extension EngineState {
                     continue
                 }
                 guard front.isRendered else { return nil }
-                let start = front.audioEnd - Int64(StreamFormat.samplesPerFrame)
+                let start = front.audioEnd - Int64(cadence.samplesPerFrame)
                 if start > played + Self.audioClockTolerance { return nil }
                 return queue.removeFirst()
             }
@@ -75,7 +75,7 @@ extension EngineState {
                     if resyncToPlayout {
                         // The host's audio is ahead of the timeline: the first unplayed frame is due now.
                         guard front.isRendered else { return nil }
-                        timeline = (front.replyID, ReplyTimeline(anchorTime: now, anchorIndex: front.index))
+                        timeline = (front.replyID, ReplyTimeline(anchorTime: now, anchorIndex: front.index, period: cadence.period))
                         resyncToPlayout = false
                     } else if anchored.line.isEarly(front.index, at: now) {
                         return nil
@@ -145,7 +145,7 @@ extension EngineState {
             pulledSpeechFrames += 1
             // A reply's first speech frame handed out anchors its timeline.
             if timeline?.replyID != frame.replyID {
-                timeline = (frame.replyID, ReplyTimeline(anchorTime: now, anchorIndex: frame.index))
+                timeline = (frame.replyID, ReplyTimeline(anchorTime: now, anchorIndex: frame.index, period: cadence.period))
             }
         }
         if frame.kind != .idle {

@@ -71,7 +71,7 @@ extension EngineState {
         let motion = after + 1
         return PlannedFrame(
             id: makeID(), kind: .idle, replyID: 0, index: -1,
-            params: FrameParams(articulation: .rest, pose: idleMotion.pose(at: motion)),
+            params: FrameParams(articulation: .rest, pose: idleMotion.pose(at: cadence.motionFrame(motion))),
             motion: motion, audioEnd: 0)
     }
 
@@ -95,7 +95,7 @@ extension EngineState {
             if articulation == nil, pacing.isPaced, !reply.ended, isNeededNow(reply, now: now) {
                 // The live reply's audio (or its look-ahead) has not arrived by the time the frame is needed:
                 // render with what is there, or hold the voice's silence.
-                articulation = before >= EngineState.samplesPerFrame
+                articulation = before >= cadence.samplesPerFrame
                     ? reply.lipSync.nextFrame(flush: true) : reply.lipSync.holdFrame()
             }
             guard let a = articulation else {
@@ -130,10 +130,10 @@ extension EngineState {
     /// `anchorSlots`), so the reply starts at the live position. At least one frame is kept.
     private mutating func skipPlayedAudio(of reply: inout ReplyInput, now: Int64) {
         let live = liveAudioPosition(of: reply, now: now)
-        let frame = EngineState.samplesPerFrame
+        let frame = cadence.samplesPerFrame
         while reply.consumed + Int64(frame) <= live {
             let buffered = reply.lipSync.bufferedSamples
-            let complete = buffered >= frame + LipSyncStream.lookaheadSamples || (reply.ended && buffered > frame)
+            let complete = buffered >= frame + reply.lipSync.lookahead || (reply.ended && buffered > frame)
             guard complete, reply.lipSync.nextFrame(flush: reply.ended) != nil else { return }
             reply.consumed += Int64(buffered - reply.lipSync.bufferedSamples)
             reply.nextIndex += 1
@@ -153,7 +153,7 @@ extension EngineState {
     /// half a frame period, or it is the first frame and 0.16 s have passed since the reply's audio began.
     private func isNeededNow(_ reply: ReplyInput, now: Int64) -> Bool {
         if let anchored = timeline, anchored.replyID == reply.id {
-            return anchored.line.due(reply.nextIndex) <= now + FrameClock.period / 2
+            return anchored.line.due(reply.nextIndex) <= now + cadence.period / 2
         }
         return reply.nextIndex == 0 && now - reply.firstPush >= EngineState.firstFrameDeadline
     }
@@ -167,7 +167,7 @@ extension EngineState {
         if let state = reply.gesture { speechMotion = state }
         return PlannedFrame(
             id: makeID(), kind: kind, replyID: reply.id, index: index,
-            params: FrameParams(articulation: articulation, pose: idleMotion.pose(at: motion).adding(gesture)),
+            params: FrameParams(articulation: articulation, pose: idleMotion.pose(at: cadence.motionFrame(motion)).adding(gesture)),
             motion: motion, audioEnd: reply.consumed, gesture: reply.gesture)
     }
 

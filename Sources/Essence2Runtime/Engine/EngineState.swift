@@ -3,6 +3,8 @@
 /// frames through it, the host's calls take frames out of it.
 struct EngineState {
     static let samplesPerFrame = StreamFormat.samplesPerFrame
+    /// Frames a second and samples a frame: Essence 2's or Expression 2's, from the avatar's kind.
+    let cadence: FrameCadence
     /// Capacity of the audio ring: 16 s of 16 kHz audio.
     static let ringCapacity = StreamFormat.ringSamples
     /// A reply without new audio for this long is complete.
@@ -25,7 +27,7 @@ struct EngineState {
     /// The first frame has rendered: warm-up is over.
     var ready = false
 
-    var clock = FrameClock()
+    var clock: FrameClock
     var tracker = ReplyTracker()
     var replies: [ReplyInput] = []
     /// Frames of replies (speech and ramp), in display order.
@@ -64,6 +66,8 @@ struct EngineState {
     let headSize: (width: Int, height: Int)
 
     init(avatar: Avatar) {
+        cadence = avatar.cadence
+        clock = FrameClock(period: avatar.cadence.period)
         idleMotion = IdleMotion(seed: avatar.seed)
         speechMotion = SpeechMotion(seed: avatar.seed)
         fullSize = (avatar.width, avatar.height)

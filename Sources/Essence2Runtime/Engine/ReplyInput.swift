@@ -26,9 +26,9 @@ struct ReplyInput {
     /// planned, from the frame before it.
     var gesture: SpeechMotion?
 
-    init(id: UInt64, now: Int64, model: LipSyncModel) {
+    init(id: UInt64, now: Int64, model: LipSyncModel, cadence: FrameCadence) {
         self.id = id
-        lipSync = LipSyncStream(model: model)
+        lipSync = LipSyncStream(model: model, cadence: cadence)
         firstPush = now
         lastPush = now
     }

@@ -1,4 +1,4 @@
-/// The 25-a-second clock shared by every call that hands out a frame.
+/// The frame clock (25 a second for Essence 2, 20 for Expression 2) shared by every call that hands out a frame.
 ///
 /// Rules: a frame may be handed out when its slot is due (a caller may be up to `earlyTolerance` early, so a
 /// loop sleeping 40 ms that wakes a few ms early still gets a frame every call); after a short stall the clock
@@ -7,6 +7,8 @@
 package struct FrameClock: Sendable, Equatable {
     /// One frame period: 40 ms.
     package static let period: Int64 = 40_000_000
+    /// This clock's frame period (40 ms at 25 frames a second, 50 ms at 20).
+    package let period: Int64
     /// How early a caller may ask and still get the frame of the coming slot.
     package static let earlyTolerance: Int64 = 10_000_000
 
@@ -15,7 +17,9 @@ package struct FrameClock: Sendable, Equatable {
     /// Slots dropped by re-anchoring after long stalls.
     package private(set) var reanchoredSlots: Int64 = 0
 
-    package init() {}
+    package init(period: Int64 = FrameClock.period) {
+        self.period = period
+    }
 
     /// Whether a frame may be handed out at `now`.
     package func isDue(at now: Int64) -> Bool {
@@ -25,7 +29,6 @@ package struct FrameClock: Sendable, Equatable {
 
     /// Records that a frame was handed out at `now` (call only when `isDue(at:)` is true).
     package mutating func take(at now: Int64) {
-        let period = FrameClock.period
         guard let due = nextDue else {
             nextDue = now + period
             return

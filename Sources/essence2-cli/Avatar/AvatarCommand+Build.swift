@@ -30,7 +30,9 @@ extension AvatarCommand {
         .init(name: "--licence", aliases: ["--license"], takesValue: true), .init(name: "--models", takesValue: true),
         .init(name: "--face", takesValue: true), .init(name: "--seed", takesValue: true),
         .init(name: "--size", takesValue: true), .init(name: "--canvas", takesValue: true),
-        .init(name: "--fit", takesValue: false),
+        .init(name: "--fit", takesValue: false), .init(name: "--character", takesValue: false),
+        .init(name: "--points", takesValue: true), .init(name: "--background", takesValue: true),
+        .init(name: "--save-points", takesValue: true),
     ])
 
     static func build(_ args: [String]) -> Int32 {
@@ -75,6 +77,13 @@ extension AvatarCommand {
             options.size = (w, h)
             // --canvas is the older spelling of --size WxH --fit.
             if flag == "--canvas" { options.fit = true }
+        }
+        if scanned.has("--character") || scanned.value("--points") != nil {
+            return buildCharacter(scanned, picture: options.portrait, output: options.output, name: options.name,
+                                  size: options.size, seed: options.seed, source: options.source, licence: options.licence)
+        }
+        for flag in ["--background", "--save-points"] where scanned.value(flag) != nil {
+            return usageError("\(flag) goes with --character")
         }
         guard let portrait = options.portrait, let output = options.output else {
             return usageError("a portrait and -o AVATAR.imx are required")
@@ -147,7 +156,7 @@ extension AvatarCommand {
         return ExitStatus.success
     }
 
-    private static func readSmallFile(_ path: String) throws -> [UInt8] {
+    static func readSmallFile(_ path: String) throws -> [UInt8] {
         guard FileCheck.isFile(path), let size = FileCheck.size(path) else {
             throw ImageDecodeError("cannot read \(path): no such file, or not a readable file")
         }

@@ -28,6 +28,8 @@ final class FFmpegSink: FrameSink {
         var preset: String
         /// Channels of the speech file (for the audio bit rate).
         var audioChannels: Int
+        /// Frames a second: 25 (Essence 2) or 20 (Expression 2).
+        var framesPerSecond: Int = 25
     }
 
     /// The arguments after the program name: video from standard input, audio from `speechPath` (padded with
@@ -35,7 +37,7 @@ final class FFmpegSink: FrameSink {
     static func arguments(_ settings: Settings, speechPath: String) -> [String] {
         let (width, height) = (settings.width, settings.height)
         var arguments = ["-hide_banner", "-loglevel", "error", "-y",
-                         "-f", "rawvideo", "-pix_fmt", "bgr24", "-s", "\(width)x\(height)", "-r", "25", "-i", "-",
+                         "-f", "rawvideo", "-pix_fmt", "bgr24", "-s", "\(width)x\(height)", "-r", "\(settings.framesPerSecond)", "-i", "-",
                          "-i", speechPath, "-map", "0:v:0", "-map", "1:a:0"]
         if width % 2 != 0 || height % 2 != 0 {
             // 4:2:0 needs even sizes: drop the odd last column or row.

@@ -1,3 +1,4 @@
+import Essence2Runtime
 import Glibc
 
 /// Progress of a long job on standard error: on a terminal a one-line bar redrawn ten times a second; else
@@ -17,11 +18,14 @@ final class ProgressReport {
     private let started: Double
     private var lastShown: Double
     private var lastLength = 0
+    private var cadence = FrameCadence.essence2
 
     /// nil when `quiet`; a bar when standard error is a terminal, else lines every 5 s.
-    static func make(total: Int, label: String, quiet: Bool) -> ProgressReport? {
+    static func make(total: Int, label: String, quiet: Bool, cadence: FrameCadence = .essence2) -> ProgressReport? {
         guard !quiet else { return nil }
-        return ProgressReport(total: total, label: label, style: isatty(2) != 0 ? .bar : .lines(interval: 5))
+        let report = ProgressReport(total: total, label: label, style: isatty(2) != 0 ? .bar : .lines(interval: 5))
+        report.cadence = cadence
+        return report
     }
 
     init(total: Int, label: String, style: Style) {
@@ -71,7 +75,7 @@ final class ProgressReport {
     private func status(done: Int, now: Double) -> String {
         let elapsed = now - started
         let shownTotal = max(total, done)
-        let speed = RenderTiming.realTimeFactor(frames: done, seconds: elapsed)
+        let speed = RenderTiming.realTimeFactor(frames: done, seconds: elapsed, cadence: cadence)
         let left = done > 0 ? elapsed * Double(shownTotal - done) / Double(done) : nil
         return Self.status(percent: Int((fraction(done) * 100).rounded(.down)), done: done, total: shownTotal,
                            elapsed: elapsed, left: left, speed: speed)

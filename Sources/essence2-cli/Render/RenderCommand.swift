@@ -34,12 +34,13 @@ enum RenderCommand {
         switch plan.kind {
         case .encoded(let ffmpeg, let container, let codec):
             let settings = FFmpegSink.Settings(width: width, height: height, container: container, codec: codec,
-                                               preset: options.preset, audioChannels: speech.sourceChannels)
+                                               preset: options.preset, audioChannels: speech.sourceChannels,
+                                               framesPerSecond: avatar.cadence.framesPerSecond)
             sink = try FFmpegSink(ffmpeg: ffmpeg, settings: settings, speechPath: options.speechPath,
                                   outputPath: plan.videoPath)
         case .y4m(let audioPath):
             sink = try Y4MSink(videoPath: plan.videoPath, audioPath: audioPath, width: width, height: height,
-                               audio: speech.samples)
+                               audio: speech.samples, cadence: avatar.cadence)
         }
         let frameFiles: FrameFiles?
         do throws(CLIError) {
@@ -48,8 +49,9 @@ enum RenderCommand {
             sink.abandon()
             throw error
         }
-        let expected = RenderTiming.speechFrames(forSamples: speech.samples.count)
-        let progress = ProgressReport.make(total: expected, label: "render", quiet: options.quiet)
+        let cadence = avatar.cadence
+        let expected = RenderTiming.speechFrames(forSamples: speech.samples.count, cadence: cadence)
+        let progress = ProgressReport.make(total: expected, label: "render", quiet: options.quiet, cadence: cadence)
         let frame = UnsafeMutableRawBufferPointer.allocate(byteCount: frameBytes, alignment: 64)
         defer { frame.deallocate() }
         let result: OfflineRender.Result
@@ -85,8 +87,8 @@ enum RenderCommand {
             Console.error("essence2: warning: the engine handed out \(result.strayIdleFrames) idle frames inside the reply; left out of the video\n")
         }
         guard !options.quiet else { return }
-        let seconds = Double(result.frames) * RenderTiming.frameSeconds
-        let speed = RenderTiming.realTimeFactor(frames: result.frames, seconds: result.seconds)
+        let seconds = Double(result.frames) / Double(cadence.framesPerSecond)
+        let speed = RenderTiming.realTimeFactor(frames: result.frames, seconds: result.seconds, cadence: cadence)
         print("essence2: wrote \(sink.outputs.joined(separator: " and ")): \(width)x\(height), \(result.frames) frames "
               + "(\(Formatting.fixed(seconds, digits: 2)) s: \(result.speechFrames) speech, \(result.rampFrames) easing to rest), "
               + "avatar \(avatarPath), rendered and encoded at \(Formatting.fixed(speed, digits: 1))x real time")

@@ -1,3 +1,4 @@
+import Essence2Runtime
 import Glibc
 
 /// Writes the video as a .y4m file and the speech as a 16 kHz mono .wav padded to the video's length; both
@@ -10,11 +11,15 @@ final class Y4MSink: FrameSink {
 
     var outputs: [String] { [video.path, audioPath] }
 
-    init(videoPath: String, audioPath: String, width: Int, height: Int, audio: [Int16]) throws(CLIError) {
+    private let cadence: FrameCadence
+
+    init(videoPath: String, audioPath: String, width: Int, height: Int, audio: [Int16],
+         cadence: FrameCadence = .essence2) throws(CLIError) {
         self.audioPath = audioPath
+        self.cadence = cadence
         self.audio = audio
         video = try AtomicOutput(path: videoPath)
-        writer = try Y4MWriter(file: video.file, width: width, height: height)
+        writer = try Y4MWriter(file: video.file, width: width, height: height, framesPerSecond: cadence.framesPerSecond)
     }
 
     func append(bgr: UnsafeRawBufferPointer) throws(CLIError) {
@@ -24,7 +29,7 @@ final class Y4MSink: FrameSink {
     func finish(frameCount: Int) throws(CLIError) {
         let wav = try AtomicOutput(path: audioPath)
         try WAVFile.write(to: wav.file, samples: audio, sampleRate: SpeechAudio.sampleRate,
-                          paddedTo: frameCount * RenderTiming.samplesPerFrame)
+                          paddedTo: frameCount * cadence.samplesPerFrame)
         try video.commit()
         try wav.commit()
     }

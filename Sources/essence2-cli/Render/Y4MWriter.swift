@@ -6,8 +6,8 @@ final class Y4MWriter {
     private var planes: [UInt8]
 
     /// The stream header for frames of `width` x `height` at 25 fps.
-    static func header(width: Int, height: Int) -> String {
-        "YUV4MPEG2 W\(width) H\(height) F25:1 Ip A1:1 C420jpeg XYSCSS=420JPEG\n"
+    static func header(width: Int, height: Int, framesPerSecond: Int = 25) -> String {
+        "YUV4MPEG2 W\(width) H\(height) F\(framesPerSecond):1 Ip A1:1 C420jpeg XYSCSS=420JPEG\n"
     }
 
     /// Bytes of one frame's planes: full-size Y, then U and V at half size rounded up.
@@ -16,12 +16,12 @@ final class Y4MWriter {
     }
 
     /// Starts the stream in `file` (which the caller closes or commits).
-    init(file: OutputFile, width: Int, height: Int) throws(CLIError) {
+    init(file: OutputFile, width: Int, height: Int, framesPerSecond: Int = 25) throws(CLIError) {
         self.width = width
         self.height = height
         self.file = file
         planes = [UInt8](repeating: 0, count: Self.planeBytes(width: width, height: height))
-        try file.write(Array(Self.header(width: width, height: height).utf8))
+        try file.write(Array(Self.header(width: width, height: height, framesPerSecond: framesPerSecond).utf8))
     }
 
     /// Appends one frame of `width * height * 3` bytes, B,G,R.

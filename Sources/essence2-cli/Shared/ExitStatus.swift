@@ -14,4 +14,7 @@ enum ExitStatus {
     static let noDevice: Int32 = 5
     /// `avatar get`: the service refused the API secret for that avatar (401, 403), or there is no secret.
     static let refused: Int32 = 6
+    /// `avatar build --character`: the points were found, but not surely; the avatar was written with the best
+    /// guess, to be checked in the rig editor (`essence2 avatar rig`).
+    static let unsure: Int32 = 7
 }

@@ -18,6 +18,30 @@ extension ImageDecoder {
             png_image_free(&image)
             throw problem
         }
+        if image.format & 0x01 != 0 {  // PNG_FORMAT_FLAG_ALPHA: keep the transparency beside the composite
+            image.format = formatBGR | 0x01
+            var bgra = [UInt8](repeating: 0, count: width * height * 4)
+            let read = bgra.withUnsafeMutableBytes {
+                png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * 4), nil)
+            }
+            guard read != 0 else {
+                let message = messageText(&image)
+                png_image_free(&image)
+                throw ImageDecodeError("\(name): cannot decode PNG (\(message))")
+            }
+            png_image_free(&image)
+            var bgr = [UInt8](repeating: 0, count: width * height * 3)
+            var alpha = [UInt8](repeating: 0, count: width * height)
+            for i in 0..<(width * height) {
+                let a = Int(bgra[4 * i + 3])
+                alpha[i] = UInt8(a)
+                for c in 0..<3 {
+                    bgr[3 * i + c] = UInt8((Int(bgra[4 * i + c]) * a + 255 * (255 - a) + 127) / 255)
+                }
+            }
+            let opaque = !alpha.contains { $0 != 255 }
+            return ImageBuffer(width: width, height: height, bgr: bgr, alpha: opaque ? nil : alpha)
+        }
         image.format = formatBGR
         var pixels = [UInt8](repeating: 255, count: width * height * 3)
         var white = png_color(red: 255, green: 255, blue: 255)

@@ -1,0 +1,63 @@
+/// One frame of a character, worked out from its `FrameParams`: the head's inverse motion, the features'
+/// parallax, the brows' lift, the lids' closure, and the mouth's current and drawn openings.
+struct CharacterFrame {
+    /// Destination to source, for the head: rotation by -roll about the pivot after removing the shift.
+    var cosRoll: Float
+    var sinRoll: Float
+    var shift: SIMD2<Float>
+    /// Parallax of the inner features (source = destination - parallax, fading out from the features' centre).
+    var parallax: SIMD2<Float>
+    var browLift: Float
+    var blink: Float
+    /// Mouth: current upper and lower half-openings at the centre, the drawn ones, the width scale (spread > 1,
+    /// rounded < 1), the tongue tip's rise, and whether anything about the mouth moves.
+    var upper: Float
+    var lower: Float
+    var drawnUpper: Float
+    var drawnLower: Float
+    var widthScale: Float
+    var tongue: Float
+    var mouthMoves: Bool
+
+    init(renderer r: CharacterRenderer, params: FrameParams) {
+        let pose = params.pose
+        let a = params.articulation.clamped()
+        let s = r.headSize
+        func finite(_ v: Float) -> Float { v.isFinite ? v : 0 }
+        let roll = min(max(finite(pose.headRoll) * 1.5, -0.09), 0.09)
+        cosRoll = cosf(roll)
+        sinRoll = sinf(roll)
+        let scale = s / 260
+        let rawShift = SIMD2(finite(pose.headShift.x), finite(pose.headShift.y)) * scale
+        let nod = min(max(finite(pose.headPitch), -1), 1)
+        let breath = min(max(finite(pose.breath), -1), 1)
+        shift = SIMD2(min(max(rawShift.x, -0.05 * s), 0.05 * s),
+                      min(max(rawShift.y + nod * 0.012 * s + breath * 0.003 * s, -0.05 * s), 0.05 * s))
+        let yaw = min(max(finite(pose.headYaw), -1), 1)
+        parallax = SIMD2(yaw * 0.03 * s, nod * 0.018 * s)
+        let rig = r.rig
+        browLift = min(max(finite(pose.browRaise), 0), 1) * 0.55 * max(rig.leftEyeRadius, rig.rightEyeRadius, 0.04 * s)
+        blink = min(max(finite(pose.blink), 0), 1)
+
+        // The mouth: p/b/m seal it (press), the jaw opens it, spread widens and rounding narrows it.
+        let w = 2 * r.halfWidth
+        let sealed = 1 - smoothstep(0.25, 0.6, a.lipPress)
+        let drawn = rig.mouthOpening
+        // The lower lip goes down at most 45% of the jaw's reach (so the pull stays smooth and short of the
+        // chin), and the whole opening at most 55% of the mouth's width.
+        let maxOpen = max(min(0.55 * w, 0.45 * r.jawReach / 0.68), 1.2 * drawn)
+        let jaw = clamp01((a.jawOpen - 0.03) / 0.6)
+        let open = maxOpen * powf(jaw, 0.8) * sealed
+        upper = 0.32 * open
+        lower = 0.68 * open
+        drawnUpper = 0.5 * drawn
+        drawnLower = 0.5 * drawn
+        widthScale = 1 + 0.1 * max(a.lipSpread, 0) + 0.28 * min(a.lipSpread, 0) * smoothstep(0, 0.3, a.jawOpen + 0.2)
+        tongue = a.tongueTip
+        mouthMoves = open > 0.25 || drawn > 0 || abs(widthScale - 1) > 0.005
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

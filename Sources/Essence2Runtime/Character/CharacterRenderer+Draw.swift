@@ -1,0 +1,141 @@
+extension CharacterRenderer {
+    /// Draws `rows` x `columns` (image coordinates) of one frame into `o`, laid out as `view`.
+    func draw(_ f: CharacterFrame, rows: Range<Int>, columns: Range<Int>, view: PixelRect,
+              into o: UnsafeMutablePointer<UInt8>) {
+        let rig = self.rig
+        let maxX = Float(width - 1) - 0.001, maxY = Float(height - 1) - 0.001
+        let mouthReach = SIMD2(2.4 * halfWidth, 2.6 * halfWidth + rig.mouthOpening)
+        let lineWidth = max(1.2, 0.07 * halfWidth)
+        let brows = [rig.leftBrow, rig.rightBrow].compactMap { $0 }
+        let browRadius = max(0.3 * rig.eyeDistance, 3)
+        let eyes = [(rig.leftEye, rig.leftEyeRadius * 1.12, palette.leftLid), (rig.rightEye, rig.rightEyeRadius * 1.12, palette.rightLid)]
+        let lineAlphaScale = rig.mouth == .absent ? smoothstep(0.5, 3, f.upper + f.lower) : 1
+        for y in rows {
+            let out = o + ((y - view.y) * view.width - view.x) * 3
+            let weights = weight + y * width
+            for x in columns {
+                let d = SIMD2(Float(x), Float(y))
+                let h = Float(weights[x]) * (1 / 255)
+                var q = d
+                if h > 0 {
+                    let rel = d - pivot - f.shift
+                    let src = pivot + SIMD2(f.cosRoll * rel.x + f.sinRoll * rel.y, -f.sinRoll * rel.x + f.cosRoll * rel.y)
+                    q = d + (src - d) * h
+                    let fromCentre = d - featureCentre
+                    let distance = (fromCentre.x * fromCentre.x + fromCentre.y * fromCentre.y).squareRoot()
+                    q -= f.parallax * (h * smoothstep(featureRadius, 0.35 * featureRadius, distance))
+                }
+                // Lids, in the head's own coordinates (before the brows and mouth move anything).
+                var overlay = SIMD3<Float>(0, 0, 0)
+                var overlayAlpha: Float = 0
+                if f.blink > 0.02 {
+                    for (centre, radius, colour) in eyes {
+                        let e = q - centre
+                        guard abs(e.x) < radius + 1, abs(e.y) < radius + 1 else { continue }
+                        let r = (e.x * e.x + e.y * e.y).squareRoot()
+                        let inCircle = clamp01(radius - r + 0.5)
+                        let edge = -radius + 2 * radius * f.blink
+                        let covered = clamp01(edge - e.y + 0.5) * inCircle
+                        let lash = f.blink > 0.08 ? clamp01(1 - abs(e.y - edge) / max(1, 0.14 * radius)) * inCircle : 0
+                        let c = colour * (1 - lash) + palette.line * lash
+                        let a = max(covered, lash)
+                        overlay = c
+                        overlayAlpha = a
+                    }
+                }
+                // Brows lift: what is below comes up.
+                if f.browLift > 0.05 {
+                    for b in brows {
+                        let e = (q - b) / browRadius
+                        let r2 = e.x * e.x * 0.6 + e.y * e.y
+                        if r2 < 1.6 { q.y += f.browLift * smoothstep(1.6, 0.25, r2) }
+                    }
+                }
+                // The mouth.
+                var interior: SIMD3<Float>? = nil
+                var lineAlpha: Float = 0
+                if f.mouthMoves {
+                    let rel = q - mouthMid
+                    let u = rel.x * mouthAxis.x + rel.y * mouthAxis.y
+                    let along = rel.x * mouthNormal.x + rel.y * mouthNormal.y
+                    if abs(u) < mouthReach.x, along > -mouthReach.x, along < mouthReach.y {
+                        let tn = u / halfWidth
+                        let lineV = bend * max(0, 1 - tn * tn)
+                        let v = along - lineV
+                        // Narrower or wider about the centre, near the mouth only.
+                        let near = smoothstep(2.3, 1.1, abs(tn)) * smoothstep(1.8 * halfWidth, 0.6 * halfWidth, abs(v))
+                        let us = u + (u / f.widthScale - u) * near
+                        let t = u / (halfWidth * f.widthScale)
+                        let g = max(0, 1 - t * t).squareRoot()
+                        let t0 = us / halfWidth
+                        let g0 = max(0, 1 - t0 * t0).squareRoot()
+                        let up = f.upper * g, lo = f.lower * g
+                        let up0 = f.drawnUpper * g0, lo0 = f.drawnLower * g0
+                        var vs = v
+                        if v > -up, v < lo, up + lo > 0.4 {
+                            if up0 + lo0 > 0.5 {
+                                vs = -up0 + (v + up) / (up + lo) * (up0 + lo0)  // the picture's own opening
+                            } else {
+                                interior = interiorColour(f, t: t, depth: (v + up) / (up + lo), opening: up + lo)
+                            }
+                            lineAlpha = clamp01(1 - min(v + up, lo - v) / lineWidth)
+                        } else if v >= lo {
+                            let fall = 1 - smoothstep(0, 1, (v - lo) / jawReach)
+                            vs = v - (lo - lo0) * fall
+                            lineAlpha = clamp01(1 - (v - lo) / (0.6 * lineWidth)) * (up + lo > 0.4 ? 1 : 0)
+                        } else {
+                            let fall = 1 - smoothstep(0, 1, (-up - v) / (1.1 * halfWidth))
+                            vs = v + (up - up0) * fall
+                            lineAlpha = clamp01(1 - (-up - v) / (0.6 * lineWidth)) * (up + lo > 0.4 ? 1 : 0)
+                        }
+                        if up0 + lo0 > 0.5 { lineAlpha = 0 }  // a drawn mouth keeps its own lips
+                        lineAlpha *= lineAlphaScale * smoothstep(1.02, 0.8, abs(t))
+                        let tsn = us / halfWidth
+                        let lineVs = bend * max(0, 1 - tsn * tsn)
+                        q = mouthMid + mouthAxis * us + mouthNormal * (vs + lineVs)
+                    }
+                }
+                // Sample the picture (bilinear), then lay the drawn parts over it.
+                var c: SIMD3<Float>
+                if let interior {
+                    c = interior
+                } else {
+                    let sx = min(max(q.x, 0), maxX), sy = min(max(q.y, 0), maxY)
+                    let ix = Int(sx), iy = Int(sy)
+                    let fx = sx - Float(ix), fy = sy - Float(iy)
+                    let p = base + (iy * width + ix) * 3
+                    let row = width * 3
+                    let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
+                    c = SIMD3(
+                        Float(p[0]) * w00 + Float(p[3]) * w10 + Float(p[row]) * w01 + Float(p[row + 3]) * w11,
+                        Float(p[1]) * w00 + Float(p[4]) * w10 + Float(p[row + 1]) * w01 + Float(p[row + 4]) * w11,
+                        Float(p[2]) * w00 + Float(p[5]) * w10 + Float(p[row + 2]) * w01 + Float(p[row + 5]) * w11)
+                }
+                if lineAlpha > 0 { c += (palette.line - c) * lineAlpha }
+                if overlayAlpha > 0 { c += (overlay - c) * overlayAlpha }
+                let dst = out + x * 3
+                dst[0] = UInt8(min(max(c.x + 0.5, 0), 255))
+                dst[1] = UInt8(min(max(c.y + 0.5, 0), 255))
+                dst[2] = UInt8(min(max(c.z + 0.5, 0), 255))
+            }
+        }
+    }
+
+    /// The drawn interior at `t` across (-1 ... 1) and `depth` down (0 upper lip ... 1 lower lip): teeth under
+    /// the upper lip on human-like faces, the tongue at the bottom (higher as its tip rises), the cavity darker
+    /// at the back.
+    func interiorColour(_ f: CharacterFrame, t: Float, depth: Float, opening: Float) -> SIMD3<Float> {
+        let shade = 0.75 + 0.35 * abs(depth - 0.45)
+        var c = palette.cavity * shade
+        let tongueTop = 0.72 - 0.3 * f.tongue
+        let tx = t / 0.72, ty = (depth - 1.02) / max(1.02 - tongueTop, 0.05)
+        let tongueAlpha = clamp01((1 - (tx * tx + ty * ty)) * 6)
+        c += (palette.tongue * (0.85 + 0.15 * (1 - depth)) - c) * tongueAlpha
+        if let teeth = palette.teeth, opening > 3 {
+            let band = min(0.26, 2.5 / max(opening, 1) + 0.12)
+            let a = clamp01((band - depth) * opening * 0.8) * smoothstep(0.95, 0.7, abs(t))
+            c += (teeth - c) * a
+        }
+        return c
+    }
+}

@@ -1,0 +1,30 @@
+/// How often an engine hands out frames and how much audio each covers: Essence 2's 25 frames a second
+/// (640 samples, four 10 ms analysis hops) or Expression 2's 20 (800 samples, five hops). Everything that
+/// counts frames in time (the frame clock, a reply's timeline, the lip-sync stream, the idle motion) takes its
+/// numbers from the engine's cadence.
+package struct FrameCadence: Sendable, Equatable, Hashable {
+    /// Frames per second.
+    package let framesPerSecond: Int
+    /// 16 kHz samples per frame.
+    package var samplesPerFrame: Int { StreamFormat.sampleRate / framesPerSecond }
+    /// One frame period in nanoseconds.
+    package var period: Int64 { 1_000_000_000 / Int64(framesPerSecond) }
+    /// 10 ms analysis hops per frame.
+    package var frameHops: Int { samplesPerFrame / 160 }
+
+    private init(framesPerSecond: Int) {
+        self.framesPerSecond = framesPerSecond
+    }
+
+    /// Essence 2: 25 frames a second, 640 samples (40 ms) each.
+    package static let essence2 = FrameCadence(framesPerSecond: StreamFormat.framesPerSecond)
+    /// Expression 2: 20 frames a second, 800 samples (50 ms) each.
+    package static let expression2 = FrameCadence(framesPerSecond: 20)
+
+    /// The idle-motion frame number (counted at 25 a second) at this cadence's frame `frame`: motion runs at
+    /// the same speed in seconds whatever the cadence.
+    package func motionFrame(_ frame: Int) -> Int {
+        let f = min(max(frame, 0), 1 << 40)
+        return f * IdleMotion.framesPerSecond / framesPerSecond
+    }
+}

@@ -1,0 +1,94 @@
+import Essence2Runtime
+import Essence2Authoring
+import FoundationEssentials
+
+extension AvatarCommand {
+    /// `essence2 avatar build IMAGE --character [--points FILE.json] [-o X.imx] [--size WxH] [--background B]`.
+    static func buildCharacter(_ scanned: ArgumentScanner.Result, picture: String?, output: String?, name: String?,
+                               size: (width: Int, height: Int)?, seed: UInt64, source: String?, licence: String?) -> Int32 {
+        guard let picture else { return usageError("build", "a picture is required: essence2 avatar build IMAGE --character") }
+        for flag in ["--landmarks", "--mesh", "--face", "--models"] where scanned.value(flag) != nil {
+            return usageError("build", "\(flag) is for photoreal portraits; a character takes --points")
+        }
+        if scanned.has("--fit") { return usageError("build", "--fit is for photoreal portraits") }
+        let output = output ?? (URL(fileURLWithPath: picture).deletingPathExtension().lastPathComponent + ".imx")
+        do {
+            return try buildCharacter(picture: picture, output: output, points: scanned.value("--points"),
+                                      savePoints: scanned.value("--save-points"), background: scanned.value("--background"),
+                                      name: name, size: size, seed: seed, source: source, licence: licence)
+        } catch let error as CLIError {
+            printError("essence2 avatar build: \(error)")
+            return error.status
+        } catch {
+            printError("essence2 avatar build: \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    private static func buildCharacter(picture: String, output: String, points pointsPath: String?, savePoints: String?,
+                                       background: String?, name: String?, size: (width: Int, height: Int)?,
+                                       seed: UInt64, source: String?, licence: String?) throws -> Int32 {
+        try FileCheck.requireWritableOutput(output, option: "-o")
+        if let savePoints { try FileCheck.requireWritableOutput(savePoints, option: "--save-points") }
+        let image = try ImageDecoder.decode(path: picture)
+        reportOrientation(of: image)
+        let backdrop = try characterBackdrop(background)
+        var info: [String: String] = [
+            "builder": "essence2 avatar build --character",
+            "picture": URL(fileURLWithPath: picture).lastPathComponent,
+        ]
+        let points: CharacterSourcePoints
+        var unsure: String?
+        if let pointsPath {
+            do {
+                points = try CharacterSourcePoints.decode(readSmallFile(pointsPath), width: image.width, height: image.height)
+            } catch let error as AvatarFileError {
+                throw CLIError("\(pointsPath): \(error.reason)", status: ExitStatus.usage)
+            }
+            info["points"] = "given: " + URL(fileURLWithPath: pointsPath).lastPathComponent
+        } else {
+            let found = try CharacterPointProposal.propose(bgr: image.bgr, alpha: image.alpha, width: image.width,
+                                                           height: image.height)
+            points = found.points
+            unsure = found.doubt
+            info["points"] = "found by essence2's character point finder (confidence \(found.confidenceText))"
+        }
+        let avatar: Avatar
+        do {
+            avatar = try CharacterAvatarBuilder.build(
+                name: name ?? URL(fileURLWithPath: picture).deletingPathExtension().lastPathComponent,
+                bgr: image.bgr, alpha: image.alpha, width: image.width, height: image.height, points: points,
+                size: size ?? CharacterAvatarBuilder.defaultSize, backdrop: backdrop, seed: seed)
+        } catch {
+            throw CLIError("\(picture): \(error)", status: ExitStatus.failure)
+        }
+        if let source { info["source"] = source }
+        if let licence { info["licence"] = licence }
+        try AvatarFile.write(avatar, info: info, to: output)
+        let check = try AvatarFile.read(path: output)  // what was written must read back
+        if let savePoints { try BinaryFile.write(points.jsonBytes(), to: savePoints) }
+        let bytes = FileCheck.size(output) ?? 0
+        print("wrote \(output): \(check.name), character, \(check.width)x\(check.height) at 20 frames a second, "
+            + "mouth \(points.mouth.rawValue), \(bytes) bytes")
+        if let unsure {
+            printError("essence2 avatar build: not sure of the character's points (\(unsure)); \(output) holds the best guess. "
+                + "Check and move them in the rig editor: essence2 avatar rig \(picture) -o \(output)")
+            return ExitStatus.unsure
+        }
+        return ExitStatus.success
+    }
+
+    /// `--background`: "#RRGGBB", or a JPEG or PNG picture; nil: made from the character's own colours.
+    private static func characterBackdrop(_ value: String?) throws -> CharacterAvatarBuilder.Backdrop {
+        guard let value else { return .fromPicture }
+        if value.hasPrefix("#") {
+            let hex = value.dropFirst()
+            guard hex.count == 6, let rgb = UInt32(hex, radix: 16) else {
+                throw CLIError("--background \(value) is not #RRGGBB or a picture file", status: ExitStatus.usage)
+            }
+            return .colour(SIMD3(UInt8(rgb & 0xFF), UInt8((rgb >> 8) & 0xFF), UInt8((rgb >> 16) & 0xFF)))
+        }
+        let picture = try ImageDecoder.decode(path: value)
+        return .picture(bgr: picture.bgr, width: picture.width, height: picture.height)
+    }
+}
