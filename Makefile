@@ -370,6 +370,7 @@ install: build gst
 	ln -sf libessence2.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libessence2.so.$(SOMAJOR)
 	ln -sf libessence2.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libessence2.so
 	install -m 0644 include/essence2.h $(DESTDIR)$(PREFIX)/include/essence2.h
+	install -m 0644 include/expression2.h $(DESTDIR)$(PREFIX)/include/expression2.h
 	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: essence2\nDescription: on-device talking-avatar engine\nVersion: $(VERSION)\nLibs: -L$${libdir} -lessence2\nCflags: -I$${includedir}\n' \
 	  "$(PREFIX)" > $(DESTDIR)$(PREFIX)/lib/pkgconfig/essence2.pc
 	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/essence2

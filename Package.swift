@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "essence2", type: .dynamic, targets: ["Essence2C"]),
         // The Swift API (docs/swift-api.md): `.product(name: "Essence2Kit", package: "essence2")`.
         .library(name: "Essence2Kit", targets: ["Essence2Kit"]),
+        // The Expression 2 Swift API (character avatars): `.product(name: "Expression2", package: "essence2")`.
+        .library(name: "Expression2", targets: ["Expression2"]),
         // The command is built as `essence2-cli`; the Makefile installs it as `essence2`.
         .executable(name: "essence2-cli", targets: ["essence2-cli"]),
     ],
@@ -39,6 +41,8 @@ let package = Package(
         // The Swift API; it re-exports `Essence2` and links the thunks, so `import Essence2Kit` also gives the
         // C interface (as the reference's Essence2Kit does).
         .target(name: "Essence2Kit", dependencies: ["Essence2Runtime", "Essence2Service", "Essence2", "Essence2Interface"]),
+        // The reference's Expression 2 API, on the same engine (through Essence2Kit's frame and event machinery).
+        .target(name: "Expression2", dependencies: ["Essence2Runtime", "Essence2Service", "Essence2Kit"]),
         .target(name: "Essence2Vision", dependencies: ["Essence2Runtime"]),
         .target(name: "Essence2Authoring", dependencies: ["Essence2Runtime", "Essence2Vision"]),
         .target(
@@ -69,7 +73,7 @@ let package = Package(
         .testTarget(
             name: "Essence2Tests",
             dependencies: ["Essence2Runtime", "Essence2Service", "Essence2Vision", "Essence2Authoring", "Essence2Kit",
-                           "Essence2Interface"],
+                           "Essence2Interface", "Expression2"],
             exclude: ["Fixtures"]
         ),
     ],

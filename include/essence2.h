@@ -59,10 +59,11 @@
 
 /* ---- Version ---------------------------------------------------------------------------------------- */
 #define ESSENCE2_VERSION_MAJOR 1 /**< incompatible ABI changes (a new SONAME) */
-#define ESSENCE2_VERSION_MINOR 3 /**< functions and codes added, compatible (1.1: frame_fd, reply_counts, version_number;
+#define ESSENCE2_VERSION_MINOR 4 /**< functions and codes added, compatible (1.1: frame_fd, reply_counts, version_number;
                                       1.2: set_service_url, metered sessions: see Credentials;
                                       download_avatar: see Downloads; 1.3: take_frame and its frame_info,
-                                      BE_ESSENCE2_PACING_AUDIO_CLOCK) */
+                                      BE_ESSENCE2_PACING_AUDIO_CLOCK; 1.4: Expression 2, include/expression2.h:
+                                      be_essence2_create refuses character avatars with -2) */
 #define ESSENCE2_VERSION_PATCH 0 /**< fixes */
 /** One number for a version: major * 1000000 + minor * 1000 + patch. */
 #define ESSENCE2_VERSION_NUMBER(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))

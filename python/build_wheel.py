@@ -1,6 +1,6 @@
 """Builds the essence2 wheel with libessence2 and the shipped avatars inside (``make python``).
 
-    python3 python/build_wheel.py --lib build/lib/libessence2.so.1.3.0 --avatars avatars --out dist
+    python3 python/build_wheel.py --lib build/lib/libessence2.so.1.4.0 --avatars avatars --out dist
 
 Writes ``dist/essence2-<version>-py3-none-linux_<arch>.whl``: the pure-Python package from ``python/src``, the
 library as ``essence2/_data/libessence2.so.1`` (it links only libc, libm, libstdc++ and libgcc_s: the Swift

@@ -25,7 +25,13 @@ extension AvatarFile {
             ]
         }
         if !avatar.headMask.isEmpty { contents.append((F.Section.headMask, avatar.headMask)) }
+        return encodeContainer(contents, width: avatar.width, height: avatar.height)
+    }
 
+    /// The bytes of a container in the `.imx` layout holding `contents` (name, bytes) in order, each stored
+    /// raw or rle8 (whichever is smaller), with its sha256, and the table's.
+    package static func encodeContainer(_ contents: [(String, [UInt8])], width: Int, height: Int) -> [UInt8] {
+        typealias F = AvatarFileFormat
         var stored: [(name: String, encoding: F.Encoding, data: [UInt8], length: Int)] = []
         for (name, data) in contents {
             let packed = RunLength.encode(data)
@@ -43,8 +49,8 @@ extension AvatarFile {
         header.u32(F.version)
         header.u32(UInt32(stored.count))
         header.u64(UInt64(fileSize))
-        header.u32(UInt32(truncatingIfNeeded: avatar.width))
-        header.u32(UInt32(truncatingIfNeeded: avatar.height))
+        header.u32(UInt32(truncatingIfNeeded: width))
+        header.u32(UInt32(truncatingIfNeeded: height))
 
         var table = ByteWriter()
         var offset = tableEnd

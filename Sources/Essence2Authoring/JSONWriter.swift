@@ -1,7 +1,7 @@
 import Essence2Runtime
 
 /// Writes `JSONValue`s as UTF-8 JSON text, indented two spaces a level; arrays of scalars stay on one line.
-enum JSONWriter {
+package enum JSONWriter {
     package static func write(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         append(value, indent: 0, to: &out)

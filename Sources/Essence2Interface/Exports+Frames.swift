@@ -102,6 +102,10 @@ public func be_essence2_take_frame(_ h: OpaquePointer?, _ pixels: UnsafeMutableP
         return fail(ResultCode.argument, "info->size is \(size), smaller than the \(FrameInfoLayout.size) bytes of "
             + "be_essence2_frame_info (1.3): set it to sizeof(be_essence2_frame_info) before the call")
     }
+    if let engine = HandleRegistry.engine(h), engine.cadence != .essence2 {
+        return fail(ResultCode.argument, "an Expression 2 handle: take its frames with be_expression2_take_frame "
+            + "(be_expression2_frame_info holds a frame's 800 samples)")
+    }
     return take(h, pixels, capacity, idleOnly: false, what: "pixels") { FrameInfoLayout.write($0, into: info) }
 }
 
@@ -116,7 +120,7 @@ private func pull(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ ca
 
 /// The one way a frame leaves through the C interface (pull_frame, idle_frame, take_frame): the checks, the
 /// engine's take, and the return code; `record` sees the frame taken before the thunk returns.
-private func take(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int32, idleOnly: Bool,
+func take(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int32, idleOnly: Bool,
                   what: String, record: (Engine.TakenFrame) -> Void) -> Int32 {
     guard let engine = HandleRegistry.engine(h) else { return fail(ResultCode.argument, unknownHandle) }
     guard let out else { return fail(ResultCode.argument, "\(what) is NULL") }

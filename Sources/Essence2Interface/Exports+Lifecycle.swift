@@ -62,6 +62,10 @@ public func be_essence2_create(
     } catch {
         return fail(ResultCode.avatar, error.description)
     }
+    guard avatar.character == nil else {
+        return fail(ResultCode.avatar, "\(avatarPath) is a character avatar (Expression 2, 20 frames a second): open it "
+            + "with be_expression2_create (include/expression2.h)")
+    }
     var session: MeteredSession?
     switch SessionGate.begin(avatarPath: avatarPath, fileBytes: fileBytes) {
     case .unmetered:

@@ -7,9 +7,13 @@ enum FrameInfoLayout {
     static let kind = 4, index = 8, reply = 16, replyFrame = 24, audioTime = 32, hasAudioTime = 40
     static let endsReply = 44, skipped = 48, bytes = 56, audioSamples = 60, audio = 64
     static let audioCapacity = StreamFormat.samplesPerFrame
+    /// `be_expression2_frame_info` of include/expression2.h (1.4): the same fields, 800 samples of audio.
+    static let expressionSize = 1664
+    static let expressionAudioCapacity = FrameCadence.expression2.samplesPerFrame
 
     /// Writes `frame` into the caller's struct at `info` (its `size` already checked to be at least `size`).
-    static func write(_ frame: Engine.TakenFrame, into info: UnsafeMutableRawPointer) {
+    static func write(_ frame: Engine.TakenFrame, into info: UnsafeMutableRawPointer,
+                      audioCapacity: Int = FrameInfoLayout.audioCapacity) {
         let record = frame.record
         info.storeBytes(of: Int32(record.kind.rawValue), toByteOffset: kind, as: Int32.self)
         info.storeBytes(of: record.sequence, toByteOffset: index, as: Int64.self)

@@ -20,8 +20,8 @@ public final class Essence2Engine: Sendable {
     /// Frame height in pixels.
     public let height: Int
 
-    let engine: Engine
-    let clock: any KitClock
+    package let engine: Engine
+    package let clock: any KitClock
     let state: Locked<KitState>
     let registration: UInt64
 

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// Support; this library carries everything it needs inside itself (the lip-sync weights are compiled in, the
 /// renderer has no model files), so nothing is ever fetched and `ensure()` cannot fail for want of a network.
 public enum Essence2Resources {
-    /// The release the runtime files come from: this library's version ("1.3.0"), since they are part of it.
+    /// The release the runtime files come from: this library's version ("1.4.0"), since they are part of it.
     public static var releaseTag: String { LibraryVersion.string.description }
 
     /// The directory of the runtime files, created when missing: `$XDG_DATA_HOME/essence2/<releaseTag>` (else

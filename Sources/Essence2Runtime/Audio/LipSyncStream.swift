@@ -52,14 +52,14 @@ package struct LipSyncStream: Sendable {
     /// The mapping this stream uses.
     package let model: LipSyncModel
 
-    package init(model: LipSyncModel = .learned, cadence: FrameCadence = .essence2) {
+    package init(model: LipSyncModel = .learned, cadence: FrameCadence = .essence2, weights: LipSyncWeights = .shipped) {
         self.model = model
         frameHops = cadence.frameHops
         frameSamples = cadence.samplesPerFrame
         lookahead = Self.lookahead(frameHops: cadence.frameHops)
         prosody = ProsodyAnalyzer(frameLength: cadence.samplesPerFrame)
         switch model {
-        case .learned: pipeline = LearnedArticulationPipeline()
+        case .learned: pipeline = LearnedArticulationPipeline(model: weights.ensemble)
         case .v1: pipeline = CueArticulationPipeline()
         }
     }

@@ -88,6 +88,16 @@ extension AvatarFile {
         let hexSeed = String(avatar.seed, radix: 16)
         lines.append("content:")
         lines.append("  name: \(printable(avatar.name))")
+        lines.append("  kind: \(avatar.kindName), \(avatar.cadence.framesPerSecond) frames a second")
+        if let rig = avatar.character {
+            func pt(_ p: SIMD2<Float>) -> String { "(\(Int(p.x.rounded())), \(Int(p.y.rounded())))" }
+            lines.append("  frame: \(avatar.width)x\(avatar.height) B,G,R (\(avatar.pixels.count) bytes), from a \(rig.sourceWidth)x\(rig.sourceHeight) picture")
+            lines.append("  seed: 0x\(hexSeed)")
+            lines.append("  rig: " + rig.namedPoints.map { "\($0.name) \(pt($0.point))" }.joined(separator: ", "))
+            lines.append("  mouth: drawn \(rig.mouth.rawValue)" + (rig.mouth == .open ? ", opening \(Int(rig.mouthOpening.rounded())) px" : "")
+                + "; eye radii \(Int(rig.leftEyeRadius.rounded())) and \(Int(rig.rightEyeRadius.rounded())) px; outline \(rig.outline.count) points; head box: \(box(avatar.headBox))")
+            return
+        }
         lines.append("  portrait: \(avatar.width)x\(avatar.height) B,G,R (\(avatar.pixels.count) bytes)")
         lines.append("  seed: 0x\(hexSeed)")
         lines.append("  landmarks: \(avatar.landmarks.points.count) named points, lips \(avatar.landmarks.lipsOuter.count) outer + \(avatar.landmarks.lipsInner.count) inner")

@@ -22,11 +22,11 @@ package final class Engine: Sendable {
     /// an engine that never becomes ready).
     /// - Parameter session: the gate frames pass (a metered session of Essence2Service), nil to run unmetered.
     package init(avatar: Avatar, clock: any MonotonicClock = SystemClock(), startRendering: Bool = true,
-                 session: (any FrameGate)? = nil) {
+                 session: (any FrameGate)? = nil, weights: LipSyncWeights = .shipped) {
         self.session = session
         // The lip-sync weights are decoded once per process (about 12 ms): here, not in the first reply.
-        _ = ArticulationEnsemble.shipped
-        core = EngineCore(avatar: avatar, clock: clock)
+        _ = weights.ensemble
+        core = EngineCore(avatar: avatar, clock: clock, weights: weights)
         if startRendering { core.startThread() }
     }
 
@@ -156,6 +156,11 @@ package final class Engine: Sendable {
 
     /// The running reply's audio is complete: its frames finish, then the face eases to rest. Fed audio still
     /// waiting beyond the ring belongs to the reply: it ends after that audio.
+    /// Drops the fed audio still waiting beyond the ring (`feed`); what the ring holds stays.
+    package func dropWaitingFeed() {
+        audioFeed.withLock { $0.removeAll() }
+    }
+
     package func endUtterance() {
         let ended = audioFeed.withLock { feed -> Bool in
             if feed.hasQueued || feed.isResampling {
@@ -282,6 +287,9 @@ package final class Engine: Sendable {
     }
 
     /// The engine was stopped (`stop`, `be_essence2_quiesce_all`): it hands out no more frames.
+    /// Frames a second and samples a frame: Essence 2's, or Expression 2's for a character avatar.
+    package var cadence: FrameCadence { core.avatar.cadence }
+
     package var isStopped: Bool { core.state.withLock { $0.stopped } }
 
     /// Why the session refuses frames now; nil while it allows them (and always when unmetered).

@@ -17,10 +17,10 @@ final class EngineCore: Sendable {
     /// The host's frame descriptor, once asked for (`frameDescriptor()`); kept level with `available`.
     private let signal = Locked<FrameSignal?>(nil)
 
-    init(avatar: Avatar, clock: any MonotonicClock) {
+    init(avatar: Avatar, clock: any MonotonicClock, weights: LipSyncWeights = .shipped) {
         self.avatar = avatar
         self.clock = clock
-        state = Locked(EngineState(avatar: avatar))
+        state = Locked(EngineState(avatar: avatar, weights: weights))
     }
 
     func wake() {

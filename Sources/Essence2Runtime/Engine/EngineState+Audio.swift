@@ -6,7 +6,7 @@ extension EngineState {
         guard samples.count <= EngineState.ringCapacity - bufferedSamples else { return .ringFull(buffered: bufferedSamples) }
         endRepliesAfterSilence(now: now)
         if replies.last.map({ $0.ended }) ?? true {
-            replies.append(ReplyInput(id: makeID(), now: now, model: lipSyncModel, cadence: cadence))
+            replies.append(ReplyInput(id: makeID(), now: now, model: lipSyncModel, cadence: cadence, weights: weights))
         }
         replies[replies.count - 1].lipSync.append(samples)
         replies[replies.count - 1].lastPush = now
@@ -35,7 +35,7 @@ extension EngineState {
         replies.removeAll()
         idleWanted = false
         if endedShownReply, let shown = lastShown {
-            var ramp = ReplyInput(id: makeID(), now: now, model: lipSyncModel, cadence: cadence)
+            var ramp = ReplyInput(id: makeID(), now: now, model: lipSyncModel, cadence: cadence, weights: weights)
             ramp.ended = true
             ramp.phase = .ramp(from: shown.articulation, step: 0)
             ramp.nextIndex = shown.index + 1

@@ -5,6 +5,8 @@ struct EngineState {
     static let samplesPerFrame = StreamFormat.samplesPerFrame
     /// Frames a second and samples a frame: Essence 2's or Expression 2's, from the avatar's kind.
     let cadence: FrameCadence
+    /// The learned lip-sync model's weights (the shipped ones, or a shared engine container's).
+    let weights: LipSyncWeights
     /// Capacity of the audio ring: 16 s of 16 kHz audio.
     static let ringCapacity = StreamFormat.ringSamples
     /// A reply without new audio for this long is complete.
@@ -65,7 +67,8 @@ struct EngineState {
     let fullSize: (width: Int, height: Int)
     let headSize: (width: Int, height: Int)
 
-    init(avatar: Avatar) {
+    init(avatar: Avatar, weights: LipSyncWeights = .shipped) {
+        self.weights = weights
         cadence = avatar.cadence
         clock = FrameClock(period: avatar.cadence.period)
         idleMotion = IdleMotion(seed: avatar.seed)

@@ -26,9 +26,9 @@ struct ReplyInput {
     /// planned, from the frame before it.
     var gesture: SpeechMotion?
 
-    init(id: UInt64, now: Int64, model: LipSyncModel, cadence: FrameCadence) {
+    init(id: UInt64, now: Int64, model: LipSyncModel, cadence: FrameCadence, weights: LipSyncWeights) {
         self.id = id
-        lipSync = LipSyncStream(model: model, cadence: cadence)
+        lipSync = LipSyncStream(model: model, cadence: cadence, weights: weights)
         firstPush = now
         lastPush = now
     }

@@ -13,7 +13,9 @@ enum AvatarCommand {
                                      [--name NAME] [--seed HEX|DECIMAL] [--source TEXT] [--licence TEXT]
                essence2 avatar detect PORTRAIT [--face N] [--landmarks-out FILE.json] [--mesh-out FILE.json]
                                      [--time N] [--models DIR]
-               essence2 avatar inspect AVATAR.imx
+               essence2 avatar build PICTURE --character [-o AVATAR.imx] [--points POINTS.json]
+                                     [--size WIDTHxHEIGHT] [--background #RRGGBB|PICTURE] [--save-points FILE]
+               essence2 avatar inspect AVATAR.imx [--json]
                essence2 avatar poses [AVATAR] --frames DIR [--region full|face|mouth] [--idle SECONDS]
                                      [--seed N]
                essence2 avatar get CODE [--cache DIR]
@@ -27,6 +29,15 @@ enum AvatarCommand {
                    portrait on that canvas, the margins filled from its edges. --landmarks (and --mesh)
                    give the face's points instead of finding them (the portrait is then kept whole;
                    --canvas WxH = --size WxH --fit). --source and --licence are recorded in the manifest.
+                   --character builds a character avatar (Expression 2: 416x720 by default, 20 frames a
+                   second) from any picture of a character: cartoon, animal, mascot, plush toy, drawing.
+                   Its eyes, mouth, brows and head are found by essence2's character point finder, or
+                   given by --points (JSON: left_eye, right_eye, mouth_left, mouth_right, mouth_center as
+                   [x, y] in the picture's pixels, left being the picture's left, and mouth: "open",
+                   "closed" or "absent"; optionally left_eye_radius, right_eye_radius, left_brow,
+                   right_brow, mouth_opening, outline). A transparent background is replaced by one made
+                   from the character's colours, or --background. When the finder is not sure it writes its
+                   best guess, says so and exits 7: check the points with essence2 avatar rig PICTURE.
           detect   lists the faces found in a portrait and the chosen face's boxes; --landmarks-out and
                    --mesh-out write its landmarks as JSON that build reads back (to check or edit them);
                    --time N times detection and landmarks (median of N runs, one thread).
@@ -35,7 +46,10 @@ enum AvatarCommand {
                    breathing, blinks, gaze, brows) as DIR/idle_00000.png ... at 25 per second; --region
                    face keeps the head box, mouth a box 1.6 times the mouth's width around it.
           inspect  prints the header, sections (sizes, sha256 ok/FAIL), manifest and content of a file and
-                   exits 0 when it is valid, 4 when it is missing or invalid.
+                   exits 0 when it is valid, 4 when it is missing or invalid. --json prints one JSON object:
+                   kind ("character" or "photoreal"), width, height, frames_per_second, and the points
+                   (left_eye, right_eye, mouth_left, mouth_right, mouth_center) in frame pixels, and for a
+                   character also in the source picture's pixels (source_points).
           get      downloads the avatar CODE from the service ($ESSENCE2_SERVICE_URL) with the API secret
                    ($ESSENCE2_API_SECRET), or finds it in the cache (--cache DIR, default
                    $XDG_CACHE_HOME/essence2/avatars), and prints the path of its .imx file. The service is
@@ -72,9 +86,16 @@ enum AvatarCommand {
     }
 
     static func inspect(_ args: [String]) -> Int32 {
+        let json = args.contains("--json")
+        let args = args.filter { $0 != "--json" }
         guard args.count == 1, let path = args.first, !path.hasPrefix("-") else {
             printError("essence2 avatar inspect: expects exactly one file\n" + usage)
             return 2
+        }
+        if json {
+            let summary = AvatarFile.jsonSummary(path: path)
+            print(String(decoding: JSONWriter.write(summary.json), as: UTF8.self))
+            return summary.valid ? 0 : 4
         }
         let report = AvatarFile.describe(path: path)
         print(report, terminator: "")

@@ -21,7 +21,7 @@ from .engine import Essence2
 from .errors import Essence2Error, LibraryNotFound, SessionRefused
 from .frame import Frame
 
-__version__ = "1.3.0"
+__version__ = "1.4.0"
 
 __all__ = [
     "Essence2", "Frame", "Essence2Error", "SessionRefused", "LibraryNotFound",

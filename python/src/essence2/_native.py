@@ -188,7 +188,7 @@ def last_refusal() -> str:
 
 
 def version() -> str:
-    """The library's version string, for example ``"1.3.0"``."""
+    """The library's version string, for example ``"1.4.0"``."""
     return library().be_essence2_version().decode()
 
 
