@@ -141,13 +141,13 @@ $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 
 CTEST_SOURCES := $(wildcard integration/c/*.c)
 
-$(OUT)/test_abi: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LIB)
+$(OUT)/test_abi: $(CTEST_SOURCES) integration/c/*.h include/essence2.h include/expression2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) -pthread $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
 # The C tests again under AddressSanitizer and UndefinedBehaviorSanitizer (any UB report ends the run: no recovery,
 # no suppressions).
-$(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(LIB)
+$(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h include/expression2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer $(CWARN) -pthread \
 	  $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm

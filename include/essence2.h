@@ -279,6 +279,22 @@ int32_t be_essence2_download_avatar(const char *agent_code, const char *director
 BE_ESSENCE2_WARN_UNUSED_RESULT
 int32_t be_essence2_create(const char *imx_path, const char *motion_dir, int32_t chunk, be_essence2_handle *out);
 
+/** be_essence2_avatar_kind(): a photoreal portrait (Essence 2: be_essence2_create). Since 1.4. */
+#define BE_ESSENCE2_AVATAR_PHOTOREAL 0
+/** be_essence2_avatar_kind(): a character (Expression 2: be_expression2_create, include/expression2.h). Since 1.4. */
+#define BE_ESSENCE2_AVATAR_CHARACTER 1
+
+/**
+ * Which engine an avatar file is for, read and fully checked (as create does) without starting anything: a
+ * host that takes any avatar calls this first and opens it with be_essence2_create() or be_expression2_create().
+ * @param imx_path the .imx file; may not be NULL.
+ * @return BE_ESSENCE2_AVATAR_PHOTOREAL or BE_ESSENCE2_AVATAR_CHARACTER; -1 for NULL; -2 the file is missing or
+ *         invalid (the reason says why).
+ * Reason: set on failure, cleared on success.
+ * Thread safety: safe from any thread. Since 1.4.
+ */
+int32_t be_essence2_avatar_kind(const char *imx_path);
+
 /**
  * Whether speech frames can flow: 1 once warm-up is over (the first idle frame has rendered), else 0.
  * Until then show be_essence2_idle_frame() output or nothing.

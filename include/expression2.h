@@ -158,6 +158,13 @@ int32_t be_expression2_pull_frame(be_expression2_handle h, uint8_t *out, int32_t
 /** The next idle frame (mouth at rest, idle motion going on), whatever the reply state: as pull_frame. */
 int32_t be_expression2_idle_frame(be_expression2_handle h, uint8_t *out, int32_t capacity);
 
+/**
+ * A descriptor that is readable while a frame can be taken, for an event loop (poll, epoll, asyncio), as
+ * be_essence2_frame_fd(): created on the first call, owned and closed by the engine.
+ * @return the descriptor, or -1 (unknown handle, or it could not be created: the reason says which).
+ */
+int32_t be_expression2_frame_fd(be_expression2_handle h);
+
 /** Frame size of the current mode in pixels. @return 0, or -1 (unknown handle, NULL pointer). */
 int32_t be_expression2_get_info(be_expression2_handle h, int32_t *width, int32_t *height);
 

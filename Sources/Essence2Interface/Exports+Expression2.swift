@@ -139,6 +139,11 @@ public func be_expression2_idle_frame(_ h: OpaquePointer?, _ out: UnsafeMutableP
     expression(h, failing: ResultCode.argument) { be_essence2_idle_frame(h, out, capacity) }
 }
 
+@_cdecl("be_expression2_frame_fd")
+public func be_expression2_frame_fd(_ h: OpaquePointer?) -> Int32 {
+    expression(h, failing: ResultCode.argument) { be_essence2_frame_fd(h) }
+}
+
 @_cdecl("be_expression2_get_info")
 public func be_expression2_get_info(_ h: OpaquePointer?, _ width: UnsafeMutablePointer<Int32>?,
                                     _ height: UnsafeMutablePointer<Int32>?) -> Int32 {

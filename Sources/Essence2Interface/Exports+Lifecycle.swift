@@ -82,6 +82,17 @@ public func be_essence2_create(
     return succeed(ResultCode.ok)
 }
 
+@_cdecl("be_essence2_avatar_kind")
+public func be_essence2_avatar_kind(_ path: UnsafePointer<CChar>?) -> Int32 {
+    guard let path else { return fail(ResultCode.argument, "imx_path must not be NULL") }
+    do {
+        let avatar = try AvatarFile.read(path: String(cString: path))
+        return succeed(avatar.character == nil ? 0 : 1)
+    } catch {
+        return fail(ResultCode.avatar, error.description)
+    }
+}
+
 @_cdecl("be_essence2_is_ready")
 public func be_essence2_is_ready(_ h: OpaquePointer?) -> Int32 {
     guard let engine = HandleRegistry.engine(h) else { return fail(0, unknownHandle) }

@@ -17,6 +17,7 @@ enum CommandDispatch {
             case "play": try PlayCommand.run(rest)
             case "bench": try BenchCommand.run(rest)
             case "avatar": return AvatarCommand.run(rest)
+            case "engine": try EngineCommand.run(rest)
             case "-h", "--help", "help":
                 if rest.first == "avatar" { return AvatarCommand.run(["--help"]) }
                 print(rest.first.flatMap(HelpText.forCommand) ?? HelpText.main)

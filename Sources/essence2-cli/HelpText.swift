@@ -8,6 +8,7 @@ enum HelpText {
         case "audio": return audio
         case "bench": return bench
         case "play": return play
+        case "engine": return engine
         default: return nil
         }
     }
@@ -25,7 +26,10 @@ enum HelpText {
       essence2 bench [--avatar A.imx] [--json]
                                  measure speed, memory and latency; prints one table
       essence2 avatar build|detect|inspect|get ...
-                                 make or examine .imx avatar files (essence2 avatar --help)
+                                 make or examine .imx avatar files (essence2 avatar --help); a
+                                 character (Expression 2): essence2 avatar build PICTURE --character
+      essence2 engine export -o FILE.engine | engine inspect FILE.engine
+                                 write or check Expression 2's shared engine container
       essence2 --help | help COMMAND
       essence2 --version
 
@@ -36,6 +40,16 @@ enum HelpText {
     exit status: 0 success, 1 failure while working (encoding, writing, engine), 2 bad command line,
                  3 speech file missing, unreadable or empty, 4 avatar file missing or invalid,
                  5 (play) no display, sound device or SDL2, 6 (avatar get) refused by the service.
+    """
+
+    static let engine = """
+    usage: essence2 engine export -o FILE.engine
+           essence2 engine inspect FILE.engine
+
+    export writes the shared engine container that Expression 2 engines can load (Swift:
+    Expression2Engine.create(avatarContainer:sharedEngineContainer:stagingDir:), C: be_expression2_create's
+    engine_path): the models every character avatar shares (this library's lip-sync model), in the .imx
+    container layout with a sha256 for every section. inspect checks one (exit 4 when it is invalid).
     """
 
     static let render = """

@@ -13,17 +13,21 @@ engine's record of it (kind, place in its reply, audio time, its own 40 ms of au
             frame.audio    # numpy int16, the frame's own 640 samples at 16 kHz
             frame.kind, frame.reply, frame.reply_frame, frame.audio_time, frame.ends_reply
 
+Characters (Expression 2: a cartoon, an animal, a plush toy...) come out 20 a second with 800 samples a frame:
+``essence2.Expression2("squirrel")``, or ``essence2.open_avatar(path)`` for whichever kind the file is.
+
 A binding of ``libessence2.so`` (shipped inside the wheel) through ctypes.
 """
 
 from ._native import SAMPLE_RATE, FPS, SAMPLES_PER_FRAME, shipped_avatars, version as library_version
 from .engine import Essence2
+from .expression2 import Expression2, avatar_kind, open_avatar
 from .errors import Essence2Error, LibraryNotFound, SessionRefused
 from .frame import Frame
 
 __version__ = "1.4.0"
 
 __all__ = [
-    "Essence2", "Frame", "Essence2Error", "SessionRefused", "LibraryNotFound",
+    "Essence2", "Expression2", "open_avatar", "avatar_kind", "Frame", "Essence2Error", "SessionRefused", "LibraryNotFound",
     "shipped_avatars", "library_version", "SAMPLE_RATE", "FPS", "SAMPLES_PER_FRAME", "__version__",
 ]

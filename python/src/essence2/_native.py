@@ -23,6 +23,7 @@ FRAME_IDLE, FRAME_SPEECH, FRAME_RAMP = 0, 1, 2
 MODE_FULL, MODE_HEAD = 0, 1
 PACING_REALTIME, PACING_UNPACED, PACING_AUDIO_CLOCK = 0, 1, 2
 LIPSYNC_LEARNED, LIPSYNC_V1 = 0, 1
+AVATAR_PHOTOREAL, AVATAR_CHARACTER = 0, 1
 SAMPLE_RATE = 16000
 FPS = 25
 SAMPLES_PER_FRAME = 640
@@ -59,6 +60,20 @@ if ctypes.sizeof(FrameInfo) != FRAME_INFO_SIZE or any(
     raise AssertionError(f"FrameInfo is not be_essence2_frame_info: {ctypes.sizeof(FrameInfo)} bytes, offsets "
                          + str({name: getattr(FrameInfo, name).offset for name in FRAME_INFO_OFFSETS}))
 
+EXPRESSION2_FPS = 20
+EXPRESSION2_SAMPLES_PER_FRAME = 800
+
+
+class Expression2FrameInfo(ctypes.Structure):
+    """``be_expression2_frame_info`` (include/expression2.h, 1.4): the same fields, 800 samples of audio."""
+
+    _fields_ = [(name, kind) for name, kind in FrameInfo._fields_ if name != "audio"] + [
+        ("audio", ctypes.c_int16 * EXPRESSION2_SAMPLES_PER_FRAME)]
+
+
+if ctypes.sizeof(Expression2FrameInfo) != 1664 or Expression2FrameInfo.audio.offset != 64:
+    raise AssertionError("Expression2FrameInfo is not be_expression2_frame_info")
+
 _lock = threading.Lock()
 _library: ctypes.CDLL | None = None
 
@@ -76,6 +91,7 @@ SIGNATURES: dict[str, tuple[object, list[object]]] = {
     # lifecycle
     "be_essence2_create": (_I32, [_STR, _STR, _I32, ctypes.POINTER(_H)]),
     "be_essence2_is_ready": (_I32, [_H]),
+    "be_essence2_avatar_kind": (_I32, [_STR]),
     "be_essence2_destroy": (_I32, [_H]),
     "be_essence2_quiesce_all": (_I32, [_I32]),
     # audio and frames
@@ -110,6 +126,29 @@ SIGNATURES: dict[str, tuple[object, list[object]]] = {
     "be_essence2_version": (_STR, []),
     "be_essence2_version_number": (_I32, []),
     "be_essence2_strerror": (_STR, [_I32]),
+    # Expression 2 (include/expression2.h, 1.4): character avatars, 20 frames a second
+    "be_expression2_create": (_I32, [_STR, _STR, _STR, ctypes.POINTER(_H)]),
+    "be_expression2_destroy": (_I32, [_H]),
+    "be_expression2_is_ready": (_I32, [_H]),
+    "be_expression2_push_audio": (_I32, [_H, _BUF, _I32]),
+    "be_expression2_feed_audio": (_I32, [_H, _BUF, _I32, _I32]),
+    "be_expression2_feed_float": (_I32, [_H, _BUF, _I32, _I32]),
+    "be_expression2_pending_samples": (_I64, [_H]),
+    "be_expression2_end_utterance": (_I32, [_H]),
+    "be_expression2_reset": (_I32, [_H]),
+    "be_expression2_frames_available": (_I32, [_H]),
+    "be_expression2_take_frame": (_I32, [_H, _BUF, _I32, ctypes.POINTER(Expression2FrameInfo)]),
+    "be_expression2_pull_frame": (_I32, [_H, _BUF, _I32]),
+    "be_expression2_idle_frame": (_I32, [_H, _BUF, _I32]),
+    "be_expression2_frame_fd": (_I32, [_H]),
+    "be_expression2_get_info": (_I32, [_H, _P_I32, _P_I32]),
+    "be_expression2_set_mode": (_I32, [_H, _I32]),
+    "be_expression2_set_pacing": (_I32, [_H, _I32]),
+    "be_expression2_set_playout_position": (_I32, [_H, _I64]),
+    "be_expression2_set_seed": (_I32, [_H, _U64]),
+    "be_expression2_skipped_frames": (_I64, [_H]),
+    "be_expression2_reply_counts": (_I32, [_H, _P_I64, _P_I64]),
+    "be_expression2_last_error": (_I32, [_STR, _I32]),
 }
 
 
@@ -121,7 +160,7 @@ def bind(lib: ctypes.CDLL) -> ctypes.CDLL:
     """
     missing = [name for name in SIGNATURES if not hasattr(lib, name)]
     if missing:
-        raise AttributeError(f"{getattr(lib, '_name', lib)} lacks {', '.join(missing)} (essence2.h 1.3 or newer "
+        raise AttributeError(f"{getattr(lib, '_name', lib)} lacks {', '.join(missing)} (essence2.h 1.4 or newer "
                              "is needed)")
     for name, (restype, argtypes) in SIGNATURES.items():
         fn = getattr(lib, name)

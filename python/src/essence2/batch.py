@@ -75,6 +75,7 @@ def render(job: Job, seed: int) -> dict[str, Any]:
 
         from ._audio import decode_audio
         from .engine import Essence2
+        from .expression2 import open_avatar
         from . import _native as N
 
         data = Path(job.speech).read_bytes()
@@ -83,8 +84,8 @@ def render(job: Job, seed: int) -> dict[str, Any]:
             raise ValueError("the speech file holds no audio")
         Path(job.output).parent.mkdir(parents=True, exist_ok=True)
         frames = 0
-        with Essence2(job.avatar, pacing="unpaced", seed=seed) as engine, av.open(tmp, "w", format="mp4") as out:
-            video = out.add_stream("libx264", rate=N.FPS)
+        with open_avatar(job.avatar, pacing="unpaced", seed=seed) as engine, av.open(tmp, "w", format="mp4") as out:
+            video = out.add_stream("libx264", rate=engine.fps)
             video.width, video.height, video.pix_fmt = engine.width, engine.height, "yuv420p"
             audio = out.add_stream("aac", rate=N.SAMPLE_RATE, layout="mono")
             engine.push_audio(pcm, sample_rate=rate)
@@ -92,7 +93,7 @@ def render(job: Job, seed: int) -> dict[str, Any]:
             samples = 0
             for frame in engine.frames_until_idle():
                 picture = av.VideoFrame.from_ndarray(frame.bgr, format="bgr24")
-                picture.pts, picture.time_base = frame.index, Fraction(1, N.FPS)
+                picture.pts, picture.time_base = frame.index, Fraction(1, engine.fps)
                 out.mux(video.encode(picture))
                 sound = av.AudioFrame.from_ndarray(frame.audio.reshape(1, -1), format="s16", layout="mono")
                 sound.sample_rate, sound.pts = N.SAMPLE_RATE, samples

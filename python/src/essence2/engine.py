@@ -84,32 +84,53 @@ class Essence2:
         self._handle: int | None = None
         path = N.avatar_path(avatar)
         handle = ctypes.c_void_p()
-        code = self._lib.be_essence2_create(path.encode(), None, 0, ctypes.byref(handle))
+        code = self._create(path, handle)
         if code != N.OK:
-            self._raise("be_essence2_create", code)
+            self._raise(self._name("create"), code)
         self._handle = handle.value
         self.avatar = path
         try:
-            self._set("be_essence2_set_pacing", _PACINGS, "pacing", pacing)
-            self._set("be_essence2_set_mode", {"full": N.MODE_FULL, "head": N.MODE_HEAD}, "mode", mode)
-            self._set("be_essence2_set_lipsync", {"learned": N.LIPSYNC_LEARNED, "v1": N.LIPSYNC_V1},
+            self._set("set_pacing", _PACINGS, "pacing", pacing)
+            self._set("set_mode", {"full": N.MODE_FULL, "head": N.MODE_HEAD}, "mode", mode)
+            self._set("set_lipsync", {"learned": N.LIPSYNC_LEARNED, "v1": N.LIPSYNC_V1},
                       "lipsync", lipsync)
             if seed is not None:
                 if not 0 <= int(seed) < 2 ** 64:
                     raise ValueError(f"seed must be 0 ... 2**64 - 1; got {seed}")
-                self._check("be_essence2_set_seed", self._lib.be_essence2_set_seed(self._handle, int(seed)))
+                self._check(self._name("set_seed"), self._fn("set_seed")(self._handle, int(seed)))
             w, h = ctypes.c_int32(), ctypes.c_int32()
-            self._check("be_essence2_get_info",
-                        self._lib.be_essence2_get_info(self._handle, ctypes.byref(w), ctypes.byref(h)))
+            self._check(self._name("get_info"),
+                        self._fn("get_info")(self._handle, ctypes.byref(w), ctypes.byref(h)))
         except BaseException:
             self.close()
             raise
         self.pacing: Pacing = pacing
         self.width, self.height = w.value, h.value
         self._frame_bytes = self.width * self.height * 3
-        self._info = N.FrameInfo()  # filled by each take_frame
+        self._info = self._INFO()  # filled by each take_frame
         self._open = False    # audio pushed since the last flush() / interrupt(): the reply is still being fed
         self._unseen = False  # audio pushed after the last frame that showed speech or ended a reply
+
+    # ---- the library's functions -----------------------------------------------------------------------
+
+    #: The C family this class drives (``be_essence2``; ``Expression2`` drives ``be_expression2``).
+    _FAMILY = "be_essence2"
+    #: The frame record ``take_frame`` fills.
+    _INFO: type[ctypes.Structure] = N.FrameInfo
+    #: Frames a second, and 16 kHz samples a frame (Essence 2: 25 and 640; Expression 2: 20 and 800).
+    fps: int = N.FPS
+    samples_per_frame: int = N.SAMPLES_PER_FRAME
+
+    def _create(self, path: str, handle: ctypes.c_void_p) -> int:
+        return int(self._lib.be_essence2_create(path.encode(), None, 0, ctypes.byref(handle)))
+
+    def _name(self, name: str) -> str:
+        """The C function this engine calls for ``name``: its family's, else the shared ``be_essence2_`` one."""
+        full = f"{self._FAMILY}_{name}"
+        return full if full in N.SIGNATURES else f"be_essence2_{name}"
+
+    def _fn(self, name: str) -> Any:
+        return getattr(self._lib, self._name(name))
 
     # ---- errors ----------------------------------------------------------------------------------------
 
@@ -126,7 +147,7 @@ class Essence2:
     def _set(self, function: str, values: dict[str, int], name: str, value: str) -> None:
         if value not in values:
             raise ValueError(f"{name} must be one of {', '.join(map(repr, values))}; got {value!r}")
-        self._check(function, getattr(self._lib, function)(self._handle, values[value]))
+        self._check(self._name(function), self._fn(function)(self._handle, values[value]))
 
     def _live(self) -> int:
         if self._handle is None:
@@ -157,9 +178,9 @@ class Essence2:
             raise ValueError(f"sample_rate must be a positive integer (Hz); got {sample_rate!r}")
         samples = _samples(pcm)
         if samples.dtype == np.int16:
-            name, feed = "be_essence2_feed_audio", self._lib.be_essence2_feed_audio
+            name, feed = self._name("feed_audio"), self._fn("feed_audio")
         else:
-            name, feed = "be_essence2_feed_float", self._lib.be_essence2_feed_float
+            name, feed = self._name("feed_float"), self._fn("feed_float")
         for start in range(0, len(samples), _FEED_CHUNK):
             part = samples[start:start + _FEED_CHUNK]
             code = feed(handle, part.ctypes.data, len(part), int(sample_rate))
@@ -171,26 +192,26 @@ class Essence2:
     def flush(self) -> None:
         """Ends the current reply after the audio pushed so far: its last frames render (the last 40 ms padded
         with silence), then the face eases back to rest and idles. Audio pushed afterwards starts a new reply."""
-        self._check("be_essence2_end_utterance", self._lib.be_essence2_end_utterance(self._live()))
+        self._check(self._name("end_utterance"), self._fn("end_utterance")(self._live()))
         self._open = False
 
     def interrupt(self) -> None:
         """Barge-in: drops all queued audio and frames; a reply being shown eases to rest from its last frame
         (ramp frames) and ends."""
-        self._check("be_essence2_reset", self._lib.be_essence2_reset(self._live()))
+        self._check(self._name("reset"), self._fn("reset")(self._live()))
         self._open = self._unseen = False
 
     def set_playout_position(self, samples_played: int) -> None:
         """How many samples (16 kHz) of the current reply's audio the host has played: with
         ``pacing="audio_clock"`` speech frame k is handed out once sample ``k * 640`` has played; in the other
         pacings frames whose audio has all played are skipped. A new reply starts at 0."""
-        self._check("be_essence2_set_playout_position",
-                    self._lib.be_essence2_set_playout_position(self._live(), int(samples_played)))
+        self._check(self._name("set_playout_position"),
+                    self._fn("set_playout_position")(self._live(), int(samples_played)))
 
     @property
     def pending_samples(self) -> int:
         """Samples (16 kHz) pushed that still wait beyond the engine's ring."""
-        return self._check("be_essence2_pending_samples", self._lib.be_essence2_pending_samples(self._live()))
+        return self._check(self._name("pending_samples"), self._fn("pending_samples")(self._live()))
 
     # ---- frames ----------------------------------------------------------------------------------------
 
@@ -207,14 +228,14 @@ class Essence2:
     def _reply_counts(self) -> tuple[int, int]:
         """Replies started and ended in the frames handed out (the engine's count)."""
         started, ended = ctypes.c_int64(), ctypes.c_int64()
-        self._check("be_essence2_reply_counts",
-                    self._lib.be_essence2_reply_counts(self._live(), ctypes.byref(started), ctypes.byref(ended)))
+        self._check(self._name("reply_counts"),
+                    self._fn("reply_counts")(self._live(), ctypes.byref(started), ctypes.byref(ended)))
         return started.value, ended.value
 
     @property
     def ready(self) -> bool:
         """True once the engine has warmed up (its first idle frame rendered)."""
-        return bool(self._lib.be_essence2_is_ready(self._live()))
+        return bool(self._fn("is_ready")(self._live()))
 
     def pull(self) -> Frame | None:
         """The next frame that is due, with its record, or None when none is (realtime: not yet time; unpaced:
@@ -222,11 +243,11 @@ class Essence2:
         handle = self._live()
         out = np.empty((self.height, self.width, 3), np.uint8)
         info = self._info
-        info.size = ctypes.sizeof(N.FrameInfo)
-        n = self._lib.be_essence2_take_frame(handle, out.ctypes.data, self._frame_bytes, ctypes.byref(info))
+        info.size = ctypes.sizeof(self._INFO)
+        n = self._fn("take_frame")(handle, out.ctypes.data, self._frame_bytes, ctypes.byref(info))
         if n == 0:
             return None
-        self._check("be_essence2_take_frame", n)
+        self._check(self._name("take_frame"), n)
         frame = Frame(bgr=out, audio=np.ctypeslib.as_array(info.audio).copy(), kind=_KINDS.get(info.kind, "idle"),
                       index=info.index, reply=info.reply, reply_frame=info.reply_frame,
                       audio_time=info.audio_time if info.has_audio_time else None, ends_reply=bool(info.ends_reply),
@@ -239,7 +260,7 @@ class Essence2:
         """Waits for the next frame (on the engine's descriptor, no busy loop) and returns it; None when
         ``timeout`` seconds pass first."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        fd = self._check("be_essence2_frame_fd", self._lib.be_essence2_frame_fd(self._live()))
+        fd = self._check(self._name("frame_fd"), self._fn("frame_fd")(self._live()))
         while True:
             frame = self.pull()
             if frame is not None:
@@ -276,7 +297,7 @@ class Essence2:
         """Frames as they come, for asyncio: waits on the engine's descriptor in the running loop (no thread).
         Ends when the engine is closed; cancelling the consumer ends it too."""
         loop = asyncio.get_running_loop()
-        fd = self._check("be_essence2_frame_fd", self._lib.be_essence2_frame_fd(self._live()))
+        fd = self._check(self._name("frame_fd"), self._fn("frame_fd")(self._live()))
         readable = asyncio.Event()
         loop.add_reader(fd, readable.set)
         try:
@@ -302,7 +323,7 @@ class Essence2:
         """Stops the engine and frees it. Safe to call twice."""
         handle, self._handle = self._handle, None
         if handle is not None:
-            self._lib.be_essence2_destroy(handle)
+            self._fn("destroy")(handle)
 
     def __enter__(self) -> Essence2:
         return self

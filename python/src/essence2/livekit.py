@@ -29,6 +29,7 @@ with needs_extra("livekit", __name__):
 from . import _native as N
 from ._feed import ReplyFeed
 from .engine import Essence2, LipSync, Mode
+from .expression2 import open_avatar
 
 
 class Essence2VideoGenerator(VideoGenerator):
@@ -43,7 +44,7 @@ class Essence2VideoGenerator(VideoGenerator):
 
     def __init__(self, avatar: str = "grace-hopper", *, mode: Mode = "full", seed: int | None = None,
                  lipsync: LipSync = "learned") -> None:
-        self._engine = Essence2(avatar, pacing="realtime", mode=mode, seed=seed, lipsync=lipsync)
+        self._engine = open_avatar(avatar, pacing="realtime", mode=mode, seed=seed, lipsync=lipsync)
         self._feed = ReplyFeed(self._engine)
         self._cleared = 0  # replies ended by clear_buffer, whose end is not reported as AudioSegmentEnd
 
@@ -52,9 +53,10 @@ class Essence2VideoGenerator(VideoGenerator):
         return self._engine
 
     def avatar_options(self) -> AvatarOptions:
-        """The ``AvatarOptions`` for ``AvatarRunner``: the avatar's size, 25 fps, 16 kHz mono audio."""
+        """The ``AvatarOptions`` for ``AvatarRunner``: the avatar's size and rate (25 fps, or 20 for a character),
+        16 kHz mono audio."""
         return AvatarOptions(video_width=self._engine.width, video_height=self._engine.height,
-                             video_fps=float(N.FPS), audio_sample_rate=N.SAMPLE_RATE, audio_channels=1)
+                             video_fps=float(self._engine.fps), audio_sample_rate=N.SAMPLE_RATE, audio_channels=1)
 
     async def push_audio(self, frame: rtc.AudioFrame | AudioSegmentEnd) -> None:
         """The agent's speech: audio frames of a reply, then ``AudioSegmentEnd``."""
@@ -79,7 +81,7 @@ class Essence2VideoGenerator(VideoGenerator):
                     yield AudioSegmentEnd()
             if f.is_speech:
                 yield rtc.AudioFrame(data=f.audio.tobytes(), sample_rate=N.SAMPLE_RATE, num_channels=1,
-                                     samples_per_channel=N.SAMPLES_PER_FRAME)
+                                     samples_per_channel=len(f.audio))
             rgba[:, :, :3] = f.bgr[:, :, ::-1]
             yield rtc.VideoFrame(f.width, f.height, rtc.VideoBufferType.RGBA, rgba.tobytes())
 

@@ -30,6 +30,7 @@ with needs_extra("pipecat", __name__):
 from . import _native as N
 from ._feed import ReplyFeed
 from .engine import Essence2, LipSync, Mode
+from .expression2 import open_avatar
 
 
 class Essence2VideoProcessor(FrameProcessor):
@@ -65,7 +66,7 @@ class Essence2VideoProcessor(FrameProcessor):
         await super().process_frame(frame, direction)
         if isinstance(frame, StartFrame):
             await self.push_frame(frame, direction)
-            self._engine = Essence2(self._avatar, pacing="realtime", mode=self._mode, seed=self._seed,
+            self._engine = open_avatar(self._avatar, pacing="realtime", mode=self._mode, seed=self._seed,
                                     lipsync=self._lipsync)
             self._feed = ReplyFeed(self._engine)
             self._task = self.create_task(self._send_video())
@@ -110,7 +111,7 @@ class Essence2VideoProcessor(FrameProcessor):
             loop = asyncio.get_running_loop()
             deadline = loop.time() + self._drain
             while engine.reply_pending and loop.time() < deadline:
-                await asyncio.sleep(0.04)
+                await asyncio.sleep(1 / engine.fps)
         self._engine = None
         self._feed = None
         if task is not None:

@@ -40,10 +40,11 @@ with needs_extra("web", __name__):
 from . import _native as N
 from ._audio import decode_audio, mono
 from .engine import Essence2
+from .expression2 import open_avatar
 
 log = logging.getLogger("essence2.web")
 VIDEO_CLOCK = 90000
-AUDIO_CHUNK = N.SAMPLES_PER_FRAME // 2  # 20 ms audio packets, two per video frame
+AUDIO_CHUNK = 320  # 20 ms audio packets (two per Essence 2 frame, two and a half per character frame)
 TOKEN_HEADER = "X-Essence2-Token"
 TOKEN: web.AppKey[str] = web.AppKey("essence2_web_token", str)
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -143,7 +144,7 @@ class Session:
     """One browser connection: an engine in realtime pacing, its frames and audio on two tracks."""
 
     def __init__(self, avatar: str, pc: RTCPeerConnection) -> None:
-        self.engine = Essence2(avatar, pacing="realtime")
+        self.engine = open_avatar(avatar, pacing="realtime")
         self.pc = pc
         self.video = _Track("video")
         self.audio = _Track("audio")
@@ -155,17 +156,20 @@ class Session:
 
     async def _frames(self) -> None:
         audio_pts = 0
+        pending = np.zeros(0, np.int16)
         async for f in self.engine.frames():
             picture = VideoFrame.from_ndarray(f.bgr, format="bgr24")
-            picture.pts = f.index * (VIDEO_CLOCK // N.FPS)
+            picture.pts = f.index * (VIDEO_CLOCK // self.engine.fps)
             picture.time_base = fractions.Fraction(1, VIDEO_CLOCK)
             self.video.offer(picture)
-            for half in (f.audio[:AUDIO_CHUNK], f.audio[AUDIO_CHUNK:]):
+            pending = np.concatenate([pending, f.audio])
+            while len(pending) >= AUDIO_CHUNK:
+                half, pending = pending[:AUDIO_CHUNK], pending[AUDIO_CHUNK:]
                 sound = AudioFrame.from_ndarray(half.reshape(1, -1), format="s16", layout="mono")
                 sound.sample_rate = N.SAMPLE_RATE
                 sound.pts = audio_pts
                 sound.time_base = fractions.Fraction(1, N.SAMPLE_RATE)
-                audio_pts += AUDIO_CHUNK
+                audio_pts += len(half)
                 self.audio.offer(sound)
 
     def listen(self, track: MediaStreamTrack) -> None:

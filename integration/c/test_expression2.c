@@ -1,0 +1,167 @@
+/*
+ * test_expression2.c - ABI tests of include/expression2.h (1.4): a character avatar through be_expression2_*:
+ * its frames (416x720, 20 a second, 800 samples each: the record's audio times 0, 0.05, ... and its own
+ * samples equal to what was pushed), the refusals on both sides (a photoreal avatar to be_expression2_create,
+ * a character to be_essence2_create, each family's handle to the other's take_frame), a shared engine
+ * container and its staging directory, and bad arguments.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "abi_support.h"
+#include "expression2.h"
+#include "speech_synth.h"
+#include "tests.h"
+
+_Static_assert(sizeof(be_expression2_frame_info) == 1664, "be_expression2_frame_info is 1664 bytes in 1.4");
+_Static_assert(offsetof(be_expression2_frame_info, audio) == offsetof(be_essence2_frame_info, audio),
+               "the two records share their fields' offsets");
+
+/* The sample character, beside the photoreal test avatar. */
+static const char *character_avatar(void) { return "avatars/squirrel.imx"; }
+
+static int32_t take_wait2(be_expression2_handle h, uint8_t *pixels, int32_t bytes, be_expression2_frame_info *info,
+                          double timeout_s) {
+    for (double waited = 0; waited < timeout_s; waited += 0.001) {
+        info->size = sizeof *info;
+        int32_t got = be_expression2_take_frame(h, pixels, bytes, info);
+        if (got != 0) return got;
+        sleep_ms(1);
+    }
+    return 0;
+}
+
+void test_expression2_character_frames_and_records(void) {
+    be_expression2_handle h = NULL;
+    uint8_t *pixels = NULL;
+    int16_t *speech = NULL;
+    int32_t rc = be_expression2_create(character_avatar(), NULL, NULL, &h);
+    REQUIRE(rc == 0 && h != NULL, "be_expression2_create(%s): %d (%s)", character_avatar(), rc, last_error_text());
+    int32_t w = 0, ht = 0;
+    CHECK_EQ("get_info", be_expression2_get_info(h, &w, &ht), 0);
+    CHECK(w == BE_EXPRESSION2_WIDTH && ht == BE_EXPRESSION2_HEIGHT, "frame size %dx%d, expected 416x720", w, ht);
+    CHECK_EQ("set_pacing(unpaced)", be_expression2_set_pacing(h, BE_ESSENCE2_PACING_UNPACED), 0);
+    CHECK_EQ("set_seed", be_expression2_set_seed(h, 42), 0);
+    int32_t bytes = w * ht * 3;
+    pixels = malloc((size_t)bytes);
+    const int32_t n = 16000; /* one second: 20 frames */
+    speech = synth_speech_alloc(n, 3);
+    REQUIRE(pixels && speech, "out of memory");
+    CHECK_EQ("push_audio", be_expression2_push_audio(h, speech, n), 0);
+    CHECK_EQ("end_utterance", be_expression2_end_utterance(h), 0);
+    be_expression2_frame_info info;
+    int speech_frames = 0, ends = 0, exact_audio = 1, times_ok = 1;
+    for (int i = 0; i < 200; i++) {
+        int32_t got = take_wait2(h, pixels, bytes, &info, 10);
+        REQUIRE(got == bytes, "take_frame: %d (%s)", got, last_error_text());
+        if (info.ends_reply) ends++;
+        if (info.kind == BE_ESSENCE2_FRAME_SPEECH) {
+            if (info.audio_samples != BE_EXPRESSION2_SAMPLES_PER_FRAME ||
+                memcmp(info.audio, speech + (size_t)speech_frames * 800, 800 * sizeof(int16_t)) != 0)
+                exact_audio = 0;
+            if (!info.has_audio_time || info.audio_time < speech_frames * 0.05 - 1e-9 ||
+                info.audio_time > speech_frames * 0.05 + 1e-9)
+                times_ok = 0;
+            speech_frames++;
+        }
+        if (info.kind == BE_ESSENCE2_FRAME_IDLE && speech_frames > 0) break;
+    }
+    CHECK_EQ("speech frames for one second", speech_frames, 20);
+    CHECK(exact_audio, "every speech frame carries its own 800 samples");
+    CHECK(times_ok, "audio times 0, 0.05, 0.10, ...");
+    CHECK_EQ("ends_reply once", ends, 1);
+    int64_t started = -1, ended = -1;
+    CHECK_EQ("reply_counts", be_expression2_reply_counts(h, &started, &ended), 0);
+    CHECK(started == 1 && ended == 1, "one reply started and ended: %lld, %lld", (long long)started, (long long)ended);
+    /* This handle's frames have 800 samples: the Essence 2 record (640) is refused, with a reason. */
+    be_essence2_frame_info small = {.size = sizeof small};
+    CHECK_EQ("be_essence2_take_frame(an Expression 2 handle)",
+             be_essence2_take_frame((be_essence2_handle)h, pixels, bytes, &small), -1);
+    CHECK(strstr(last_error_text(), "be_expression2_take_frame") != NULL, "reason: %s", last_error_text());
+done:
+    CHECK_EQ("destroy", be_expression2_destroy(h), 0);
+    free(pixels);
+    free(speech);
+}
+
+void test_expression2_refuses_the_other_kind_and_bad_arguments(void) {
+    be_expression2_handle h = (be_expression2_handle)(uintptr_t)1;
+    CHECK_EQ("be_expression2_create(photoreal)", be_expression2_create(g_avatar, NULL, NULL, &h), -2);
+    CHECK(h == NULL, "out is set to NULL on failure");
+    CHECK(strstr(last_error_text(), "be_essence2_create") != NULL, "the reason names be_essence2_create: %s",
+          last_error_text());
+    be_essence2_handle e = NULL;
+    CHECK_EQ("be_essence2_create(character)", be_essence2_create(character_avatar(), NULL, 0, &e), -2);
+    CHECK(strstr(last_error_text(), "be_expression2_create") != NULL, "the reason names be_expression2_create: %s",
+          last_error_text());
+    CHECK_EQ("create(NULL path)", be_expression2_create(NULL, NULL, NULL, &h), -1);
+    CHECK_EQ("create(NULL out)", be_expression2_create(character_avatar(), NULL, NULL, NULL), -1);
+    CHECK_EQ("create(missing file)", be_expression2_create("/nonexistent.imx", NULL, NULL, &h), -2);
+    CHECK_EQ("create(missing engine container)",
+             be_expression2_create(character_avatar(), "/nonexistent.engine", NULL, &h), -2);
+    CHECK_EQ("create(an avatar as engine container)",
+             be_expression2_create(character_avatar(), character_avatar(), NULL, &h), -2);
+    CHECK_EQ("NULL handle: take_frame", be_expression2_take_frame(NULL, NULL, 0, NULL), -1);
+    CHECK_EQ("NULL handle: push_audio", be_expression2_push_audio(NULL, NULL, 0), -1);
+    CHECK_EQ("NULL handle: pending_samples", (int32_t)be_expression2_pending_samples(NULL), -1);
+    CHECK_EQ("NULL handle: destroy is a no-op", be_expression2_destroy(NULL), 0);
+    /* An Essence 2 handle given to an Expression 2 call is refused, not used. */
+    int32_t rc = be_essence2_create(g_avatar, NULL, 0, &e);
+    REQUIRE(rc == 0, "be_essence2_create(%s): %s", g_avatar, last_error_text());
+    CHECK_EQ("be_expression2_get_info(an Essence 2 handle)",
+             be_expression2_get_info((be_expression2_handle)e, &rc, &rc), -1);
+    CHECK_EQ("be_expression2_destroy(an Essence 2 handle)", be_expression2_destroy((be_expression2_handle)e), -1);
+    /* A short record is refused. */
+    be_expression2_handle c = NULL;
+    rc = be_expression2_create(character_avatar(), NULL, NULL, &c);
+    REQUIRE(rc == 0, "be_expression2_create: %s", last_error_text());
+    uint8_t pixel[4];
+    be_expression2_frame_info info = {.size = (uint32_t)offsetof(be_expression2_frame_info, audio) + 1600 - 2};
+    CHECK_EQ("take_frame(info->size short)", be_expression2_take_frame(c, pixel, sizeof pixel, &info), -1);
+    CHECK_EQ("take_frame(capacity short)", be_expression2_take_frame(c, pixel, sizeof pixel, &(be_expression2_frame_info){.size = sizeof info}), -1);
+    CHECK_EQ("set_mode(7)", be_expression2_set_mode(c, 7), -2);
+    CHECK_EQ("feed_audio(rate 12)", be_expression2_feed_audio(c, (const int16_t *)pixel, 1, 12), -1);
+    CHECK_EQ("destroy", be_expression2_destroy(c), 0);
+    CHECK_EQ("destroyed handle: push_audio", be_expression2_push_audio(c, NULL, 0), -1);
+done:
+    be_essence2_destroy(e);
+}
+
+void test_expression2_engine_container_and_staging(void) {
+    char dir[] = "/tmp/essence2-expression2-XXXXXX";
+    char container[128], staged[160], cmd[512];
+    be_expression2_handle h = NULL;
+    REQUIRE(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(container, sizeof container, "%s/shared.engine", dir);
+    snprintf(cmd, sizeof cmd, "build/essence2 engine export -o '%s' > /dev/null", container);
+    REQUIRE(system(cmd) == 0, "essence2 engine export");
+    snprintf(staged, sizeof staged, "%s/staging", dir);
+    int32_t rc = be_expression2_create(character_avatar(), container, staged, &h);
+    REQUIRE(rc == 0, "create with a shared engine container: %d (%s)", rc, last_error_text());
+    be_expression2_destroy(h);
+    h = NULL;
+    char weights[256];
+    snprintf(weights, sizeof weights, "%s/engine/lipsync.e2ls", staged);
+    struct stat st;
+    CHECK(stat(weights, &st) == 0 && st.st_size > 1000, "the checked weights are staged at %s", weights);
+    /* A damaged container is refused (-2) when nothing is staged for it. */
+    FILE *f = fopen(container, "r+b");
+    REQUIRE(f != NULL, "open %s", container);
+    fseek(f, -20, SEEK_END);
+    fputc(0x5A, f);
+    fclose(f);
+    rc = be_expression2_create(character_avatar(), container, NULL, &h);
+    CHECK_EQ("create with a damaged container", rc, -2);
+    CHECK(strstr(last_error_text(), "checksum") != NULL, "the reason says checksum: %s", last_error_text());
+done:
+    if (h) be_expression2_destroy(h);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
