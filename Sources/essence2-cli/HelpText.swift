@@ -24,8 +24,9 @@ enum HelpText {
       essence2 audio IN -o OUT.wav   convert any audio file to the engine's input (16 kHz mono 16-bit WAV)
       essence2 bench [--avatar A.imx] [--json]
                                  measure speed, memory and latency; prints one table
-      essence2 avatar build|detect|inspect|get ...
-                                 make or examine .imx avatar files (essence2 avatar --help)
+      essence2 avatar build|detect|inspect|get|rig ...
+                                 make or examine .imx avatar files; rig places a character's points
+                                 on its picture in a local page (essence2 avatar --help)
       essence2 --help | help COMMAND
       essence2 --version
 
