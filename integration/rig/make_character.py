@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
         f.write(png(draw()))
     if len(argv) == 3:
         with open(argv[2], "w") as f:
-            json.dump(points(), f, indent=2)
+            json.dump(points(), f)
     return 0
 
 

@@ -9,6 +9,10 @@ import Glibc
 /// points on its picture with a live preview, which writes X.imx and X.points.json when saved.
 enum RigCommand {
     static func run(_ args: [String]) -> Int32 {
+        if args.contains(where: { $0 == "-h" || $0 == "--help" }) {
+            print(AvatarCommand.usage, terminator: "")
+            return ExitStatus.success
+        }
         let options: RigOptions
         do {
             options = try RigOptions(args)
