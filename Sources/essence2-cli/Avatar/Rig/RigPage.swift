@@ -18,8 +18,7 @@ enum RigPage {
   #main { display: flex; gap: 20px; flex-wrap: wrap; align-items: flex-start; }
   #stage { position: relative; display: inline-block; line-height: 0; background: #fff;
            box-shadow: 0 1px 4px rgba(0,0,0,.25); }
-  #picture { display: block; max-width: min(640px, 94vw); max-height: 82vh; user-select: none;
-             -webkit-user-drag: none; pointer-events: none; }
+  #picture { display: block; user-select: none; -webkit-user-drag: none; pointer-events: none; }
   #overlay { position: absolute; left: 0; top: 0; width: 100%; height: 100%; touch-action: none; overflow: visible; }
   .handle { cursor: grab; }
   .handle.dragging { cursor: grabbing; }
@@ -117,6 +116,22 @@ enum RigPage {
     return Math.hypot(b[0] - a[0], b[1] - a[1]);
   }
 
+  // The picture as large as the window allows (small pictures enlarged), at most 720 pixels wide.
+  function fit() {
+    const room = Math.max(200, document.documentElement.clientWidth - (window.innerWidth > 900 ? 520 : 40));
+    const scale = Math.min(720 / rig.width, room / rig.width, 0.8 * window.innerHeight / rig.height);
+    picture.style.width = Math.round(rig.width * scale) + "px";
+    picture.style.height = Math.round(rig.height * scale) + "px";
+  }
+
+  // Where each point's label goes: eyes and brows above, the mouth's left and right beside it, its centre below.
+  function labelAt(name, q) {
+    if (name === "mouth_left") return { x: q[0] - 10 * unit, y: q[1] + 4 * unit, anchor: "end" };
+    if (name === "mouth_right") return { x: q[0] + 10 * unit, y: q[1] + 4 * unit, anchor: "start" };
+    if (name === "mouth_center") return { x: q[0], y: q[1] + 22 * unit, anchor: "middle" };
+    return { x: q[0], y: q[1] - 11 * unit, anchor: "middle" };
+  }
+
   // Draws the points' handles, the mouth's line, the eyes' circles and the outline (when there is one).
   function draw() {
     unit = rig.width / Math.max(1, picture.clientWidth);  // picture pixels per screen pixel
@@ -137,7 +152,8 @@ enum RigPage {
       const g = el("g", { class: "handle " + kind, id: "handle-" + name, "data-name": name }, svg);
       el("circle", { class: "ring", cx: p[name][0], cy: p[name][1], r: 14 * unit }, g);
       el("circle", { class: "dot", id: "dot-" + name, cx: p[name][0], cy: p[name][1], r: 6 * unit, "stroke-width": 1.5 * unit }, g);
-      const t = el("text", { x: p[name][0] + 9 * unit, y: p[name][1] - 9 * unit, "font-size": 12 * unit,
+      const at = labelAt(name, p[name]);
+      const t = el("text", { x: at.x, y: at.y, "text-anchor": at.anchor, "font-size": 12 * unit,
                              "stroke-width": 3 * unit }, g);
       t.textContent = label;
       g.addEventListener("pointerdown", startDrag);
@@ -145,17 +161,28 @@ enum RigPage {
     if (dragging) { const g = $("handle-" + dragging.name); if (g) g.classList.add("dragging"); }
   }
 
-  function toPicture(ev) {
+  // The pointer in picture pixels.
+  function pointerAt(ev) {
     const m = svg.getScreenCTM();
     if (!m) return null;
     const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
-    return [round(clamp(pt.x, 0, rig.width)), round(clamp(pt.y, 0, rig.height))];
+    return [pt.x, pt.y];
+  }
+
+  // Where the dragged point goes: it keeps its offset from the pointer (a handle grabbed off its centre does
+  // not jump), inside the picture.
+  function toPicture(ev) {
+    const at = pointerAt(ev);
+    if (!at) return null;
+    return [round(clamp(at[0] + dragging.grab[0], 0, rig.width)), round(clamp(at[1] + dragging.grab[1], 0, rig.height))];
   }
 
   function startDrag(ev) {
     if (rig.ended || (ev.pointerType === "mouse" && ev.button !== 0)) return;
+    const name = ev.currentTarget.dataset.name, at = pointerAt(ev);
+    if (!at) return;
     ev.preventDefault();
-    dragging = { name: ev.currentTarget.dataset.name, id: ev.pointerId };
+    dragging = { name, id: ev.pointerId, grab: [rig.points[name][0] - at[0], rig.points[name][1] - at[1]] };
     try { svg.setPointerCapture(ev.pointerId); } catch (e) { /* a synthetic pointer */ }
     ev.currentTarget.classList.add("dragging");
   }
@@ -253,7 +280,7 @@ enum RigPage {
     }
   });
 
-  window.addEventListener("resize", () => { if (rig.points) draw(); });
+  window.addEventListener("resize", () => { if (rig.points) { fit(); draw(); } });
 
   (async () => {
     try {
@@ -266,7 +293,7 @@ enum RigPage {
       }
       $("note").textContent = state.note + ` Save writes ${state.output} and ${state.points_output}.`;
       svg.setAttribute("viewBox", `0 0 ${state.width} ${state.height}`);
-      picture.addEventListener("load", () => { draw(); showControls(); changed(); }, { once: true });
+      picture.addEventListener("load", () => { fit(); draw(); showControls(); changed(); }, { once: true });
       picture.src = "/picture?token=" + encodeURIComponent(token);
     } catch (error) {
       $("note").textContent = "The editor cannot start: " + error.message;
