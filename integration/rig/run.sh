@@ -48,6 +48,9 @@ run 0 avatar build "$T/bear.png" --character --points "$T/bear.points.json" -o "
 check "avatar build --character --points builds the same picture" [ $? = 0 ]
 check "rig --points and build --character --points make the same rig and frame" \
     [ -n "$(section rig "$T/bear.imx")" ] && [ "$(section rig "$T/bear.imx")/$(section image "$T/bear.imx")" = "$(section rig "$T/built.imx")/$(section image "$T/built.imx")" ]
+run 0 avatar build "$T/bear.png" --character --points "$T/bear.points.json" -o "$T/saved.imx" --save-points "$T/saved.json" &&
+    python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' "$T/saved.json" "$T/bear.points.json"
+verdict "build --character --save-points (the shared build) writes the points it used"
 run 0 avatar rig "$T/bear.png" --points "$T/bear.points.json" -o "$T/big.imx" --size 300x400 --background '#204060' --name Bruno &&
     "$BIN" avatar inspect "$T/big.imx" | grep -q '"name": "Bruno"' && "$BIN" avatar inspect "$T/big.imx" | grep -q "portrait 300x400"
 verdict "--size, --background and --name are used"
@@ -93,8 +96,10 @@ http 403 "another port in Host" -H "Host: 127.0.0.1:1" "$URL"
 http 403 "another Origin" -H "$H" -H "Origin: http://attacker.example" --data-binary @"$T/bear.points.json" "$B/save"
 http 403 "Origin null" -H "$H" -H "Origin: null" --data-binary @"$T/bear.points.json" "$B/preview"
 http 200 "the page's own Origin" -H "$H" -H "Origin: http://127.0.0.1:$PORT" "$B/state"
-grep -q '"width":240,"height":240' "$T/body" && grep -q '"left_eye": \[84.0, 96.0\]' "$T/body" && grep -q '"mouth": "closed"' "$T/body"
-verdict "the starting points are the default layout (eyes at 35%/65% x 40%, mouth closed)"
+# Without a point finder's proposal the editor starts from its default layout.
+grep -q '"width":240,"height":240' "$T/body" && { ! grep -q "default layout" "$T/body" ||
+    { grep -q '"left_eye": \[84.0, 96.0\]' "$T/body" && grep -q '"mouth": "closed"' "$T/body"; }; }
+verdict "the starting points: the picture's size, and the default layout when nothing was proposed"
 http 200 "the picture" -H "$H" "$B/picture"
 check "the picture is a PNG" [ "$(head -c 4 "$T/body" | od -An -c | tr -d ' ')" = "211PNG" ]
 http 400 "bad JSON" -H "$H" --data-binary '{"left_eye": [90, ' "$B/preview"
