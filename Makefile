@@ -34,7 +34,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -152,7 +152,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h incl
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer $(CWARN) -pthread \
 	  $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
-test: deps test-swift test-c test-tsan test-cli test-install test-player test-swiftpm test-tools test-python test-gst \
+test: deps test-swift test-c test-tsan test-cli test-rig test-install test-player test-swiftpm test-tools test-python test-gst \
       test-service test-sessions test-downloads
 
 # The GStreamer element essence2avatar: build/gst/libgstessence2.so, linked to the build tree's library (and,
@@ -267,6 +267,14 @@ test-python: $(WHEEL) $(PY_VENV)/.ready
 	$(PY_VENV)/bin/pip install -q --no-index --force-reinstall --no-deps $(WHEEL)
 	cd $(PY_VENV) && bin/python -c "import essence2; print('essence2', essence2.__version__, essence2.shipped_avatars())"
 	$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
+
+# The rig editor of character avatars (essence2 avatar rig): the command, --points and the editor's server
+# (integration/rig/run.sh), then the page in Debian's headless chromium driven by selenium
+# (integration/rig/test_page.py, in the Python tests' environment; skipped, saying so, without chromium and
+# chromium-driver).
+test-rig: build $(PY_VENV)/.ready
+	integration/rig/run.sh $(CLI)
+	ESSENCE2_CLI=$(CLI) $(PY_VENV)/bin/python -m pytest -q -rs -p no:cacheprovider integration/rig
 
 # Essence2Kit from another package: examples/swift by path (swift run renders frames) and a package that
 # depends on essence2 by version.

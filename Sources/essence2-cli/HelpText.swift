@@ -25,9 +25,10 @@ enum HelpText {
       essence2 audio IN -o OUT.wav   convert any audio file to the engine's input (16 kHz mono 16-bit WAV)
       essence2 bench [--avatar A.imx] [--json]
                                  measure speed, memory and latency; prints one table
-      essence2 avatar build|detect|inspect|get ...
+      essence2 avatar build|detect|inspect|get|rig ...
                                  make or examine .imx avatar files (essence2 avatar --help); a
-                                 character (Expression 2): essence2 avatar build PICTURE --character
+                                 character (Expression 2): essence2 avatar build PICTURE --character;
+                                 rig places a character's points on its picture in a local page
       essence2 engine export -o FILE.engine | engine inspect FILE.engine
                                  write or check Expression 2's shared engine container
       essence2 --help | help COMMAND

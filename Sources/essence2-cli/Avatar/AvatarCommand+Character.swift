@@ -25,26 +25,22 @@ extension AvatarCommand {
         }
     }
 
-    private static func buildCharacter(picture: String, output: String, points pointsPath: String?, savePoints: String?,
-                                       background: String?, name: String?, size: (width: Int, height: Int)?,
-                                       seed: UInt64, source: String?, licence: String?) throws -> Int32 {
+    /// Builds the character avatar of `picture` into `output` from a points file (`pointsPath`) or, without one,
+    /// from the point finder's proposal; what `avatar build --character` and `avatar rig --points` run.
+    static func buildCharacter(picture: String, output: String, points pointsPath: String?, savePoints: String?,
+                               background: String?, name: String?, size: (width: Int, height: Int)?,
+                               seed: UInt64, source: String?, licence: String?,
+                               builder: String = "essence2 avatar build --character") throws -> Int32 {
         try FileCheck.requireWritableOutput(output, option: "-o")
         if let savePoints { try FileCheck.requireWritableOutput(savePoints, option: "--save-points") }
         let image = try ImageDecoder.decode(path: picture)
         reportOrientation(of: image)
         let backdrop = try characterBackdrop(background)
-        var info: [String: String] = [
-            "builder": "essence2 avatar build --character",
-            "picture": URL(fileURLWithPath: picture).lastPathComponent,
-        ]
+        var info: [String: String] = ["builder": builder, "picture": URL(fileURLWithPath: picture).lastPathComponent]
         let points: CharacterSourcePoints
         var unsure: String?
         if let pointsPath {
-            do {
-                points = try CharacterSourcePoints.decode(readSmallFile(pointsPath), width: image.width, height: image.height)
-            } catch let error as AvatarFileError {
-                throw CLIError("\(pointsPath): \(error.reason)", status: ExitStatus.usage)
-            }
+            points = try readCharacterPoints(pointsPath, width: image.width, height: image.height)
             info["points"] = "given: " + URL(fileURLWithPath: pointsPath).lastPathComponent
         } else {
             let found = try CharacterPointProposal.propose(bgr: image.bgr, alpha: image.alpha, width: image.width,
@@ -53,23 +49,12 @@ extension AvatarCommand {
             unsure = found.doubt
             info["points"] = "found by essence2's character point finder (confidence \(found.confidenceText))"
         }
-        let avatar: Avatar
-        do {
-            avatar = try CharacterAvatarBuilder.build(
-                name: name ?? URL(fileURLWithPath: picture).deletingPathExtension().lastPathComponent,
-                bgr: image.bgr, alpha: image.alpha, width: image.width, height: image.height, points: points,
-                size: size ?? CharacterAvatarBuilder.defaultSize, backdrop: backdrop, seed: seed)
-        } catch {
-            throw CLIError("\(picture): \(error)", status: ExitStatus.failure)
-        }
         if let source { info["source"] = source }
         if let licence { info["licence"] = licence }
-        try AvatarFile.write(avatar, info: info, to: output)
-        let check = try AvatarFile.read(path: output)  // what was written must read back
+        let avatar = try makeCharacter(image: image, picture: picture, points: points, backdrop: backdrop, name: name,
+                                       size: size, seed: seed)
+        try writeCharacter(avatar, points: points, output: output, info: info)
         if let savePoints { try BinaryFile.write(points.jsonBytes(), to: savePoints) }
-        let bytes = FileCheck.size(output) ?? 0
-        print("wrote \(output): \(check.name), character, \(check.width)x\(check.height) at 20 frames a second, "
-            + "mouth \(points.mouth.rawValue), \(bytes) bytes")
         if let unsure {
             printError("essence2 avatar build: not sure of the character's points (\(unsure)); \(output) holds the best guess. "
                 + "Check and move them in the rig editor: essence2 avatar rig \(picture) -o \(output)")
@@ -78,8 +63,43 @@ extension AvatarCommand {
         return ExitStatus.success
     }
 
+    /// Reads a points file for a `width` x `height` picture; a bad one is a usage error naming the file.
+    static func readCharacterPoints(_ path: String, width: Int, height: Int) throws -> CharacterSourcePoints {
+        do {
+            return try CharacterSourcePoints.decode(readSmallFile(path), width: width, height: height)
+        } catch let error as AvatarFileError {
+            throw CLIError("\(path): \(error.reason)", status: ExitStatus.usage)
+        }
+    }
+
+    /// The character avatar of a decoded picture and its points (what is written, and what the rig editor's
+    /// preview draws); a picture or points that make none throw the builder's reason, naming `picture`.
+    static func makeCharacter(image: ImageBuffer, picture: String, points: CharacterSourcePoints,
+                              backdrop: CharacterAvatarBuilder.Backdrop, name: String?,
+                              size: (width: Int, height: Int)?, seed: UInt64) throws(CLIError) -> Avatar {
+        do {
+            return try CharacterAvatarBuilder.build(
+                name: name ?? URL(fileURLWithPath: picture).deletingPathExtension().lastPathComponent,
+                bgr: image.bgr, alpha: image.alpha, width: image.width, height: image.height, points: points,
+                size: size ?? CharacterAvatarBuilder.defaultSize, backdrop: backdrop, seed: seed)
+        } catch {
+            throw CLIError("\(picture): \(error)", status: ExitStatus.failure)
+        }
+    }
+
+    /// Writes a character avatar made from `points` to `output` (atomically: an older file stays whole until the
+    /// new one replaces it), reads it back and prints what was written.
+    static func writeCharacter(_ avatar: Avatar, points: CharacterSourcePoints, output: String,
+                               info: [String: String]) throws {
+        try AvatarFile.write(avatar, info: info, to: output)
+        let check = try AvatarFile.read(path: output)  // what was written must read back
+        let bytes = FileCheck.size(output) ?? 0
+        print("wrote \(output): \(check.name), character, \(check.width)x\(check.height) at 20 frames a second, "
+            + "mouth \(points.mouth.rawValue), \(bytes) bytes")
+    }
+
     /// `--background`: "#RRGGBB", or a JPEG or PNG picture; nil: made from the character's own colours.
-    private static func characterBackdrop(_ value: String?) throws -> CharacterAvatarBuilder.Backdrop {
+    static func characterBackdrop(_ value: String?) throws -> CharacterAvatarBuilder.Backdrop {
         guard let value else { return .fromPicture }
         if value.hasPrefix("#") {
             let hex = value.dropFirst()

@@ -19,6 +19,9 @@ enum AvatarCommand {
                essence2 avatar poses [AVATAR] --frames DIR [--region full|face|mouth] [--idle SECONDS]
                                      [--seed N]
                essence2 avatar get CODE [--cache DIR]
+               essence2 avatar rig PICTURE [-o AVATAR.imx] [--points FILE.json] [--size WIDTHxHEIGHT]
+                                     [--background #RRGGBB|FILE] [--name NAME] [--port N] [--host ADDR]
+                                     [--keep]
 
           build    makes an .imx avatar from a JPEG or PNG portrait of 64x64 pixels or more (a JPEG's
                    EXIF orientation is applied). The face and its 468 Face Mesh landmarks are found in the
@@ -58,6 +61,15 @@ enum AvatarCommand {
                    this secret, has no such avatar or the cache cannot be written, 4 when the file sent
                    is not the one described (sha256; nothing written) or is of a newer .imx format than
                    this essence2 reads, 6 when the service refuses the secret (401, 403) or none is set.
+          rig      the rig editor of a character avatar (a cartoon, animal or toy): serves a page on this
+                   machine (the address is printed: http://127.0.0.1:PORT/?token=..., --port 0 = any free
+                   port, --host ADDR listens elsewhere than 127.0.0.1) that shows the picture with its points
+                   (eyes, mouth corners and centre) as handles to drag, the mouth's style (drawn open,
+                   closed or absent), the eyes' radii and a live preview of the character talking and
+                   blinking. Save writes AVATAR.imx (default: the picture's name with .imx) and its points
+                   as AVATAR.points.json, then ends the editor (--keep keeps it serving; Ctrl-C ends it).
+                   With --points FILE.json no page is served: the avatar is built from that file, as
+                   `build PICTURE --character --points FILE.json` does.
 
           Models are looked for in --models DIR, $ESSENCE2_MODELS, ./models, models/ beside the command's
           directory, and PREFIX/share/essence2/models; each is checked against its sha256.
@@ -76,6 +88,7 @@ enum AvatarCommand {
         case "detect": return detect(rest)
         case "poses": return poses(rest)
         case "get": return get(rest)
+        case "rig": return RigCommand.run(rest)
         case "-h", "--help", "help":
             print(usage, terminator: "")
             return 0

@@ -1,0 +1,149 @@
+import Essence2Runtime
+import Essence2Authoring
+import FoundationEssentials
+import Glibc
+
+/// What the rig editor's server does for its page: the page itself, the picture, the starting points, previews
+/// rendered from the page's points, and the save that writes the avatar and its points file.
+final class RigEditor {
+    let options: RigOptions
+    let image: ImageBuffer
+    let backdrop: CharacterAvatarBuilder.Backdrop
+    /// The points the page starts from, and what it says about them.
+    let start: CharacterSourcePoints
+    let note: String
+    /// Set by a save; the command stops serving then unless `--keep`.
+    private(set) var saves = 0
+    private var pictureFile: [UInt8]?
+
+    init(options: RigOptions, image: ImageBuffer, backdrop: CharacterAvatarBuilder.Backdrop,
+         start: CharacterSourcePoints, note: String) {
+        self.options = options
+        self.image = image
+        self.backdrop = backdrop
+        self.start = start
+        self.note = note
+    }
+
+    func handle(_ request: RigHTTPRequest) -> RigHTTPResponse {
+        do throws(RigHTTPResponse) {
+            switch (request.method, request.path) {
+            case ("GET", "/"), ("GET", "/index.html"): return .html(RigPage.html)
+            case ("GET", "/picture"): return try picture()
+            case ("GET", "/state"): return state()
+            case ("POST", "/preview"): return try preview(request.body)
+            case ("POST", "/save"): return try save(request.body)
+            case (_, "/"), (_, "/index.html"), (_, "/picture"), (_, "/state"), (_, "/preview"), (_, "/save"):
+                return .text(405, "\(request.method) is not allowed on \(request.path)")
+            default:
+                return .text(404, "no such page: \(request.path)")
+            }
+        } catch {
+            return error
+        }
+    }
+
+    /// The picture as decoded (upright, composited onto white), as a PNG: the points' pixels are its pixels.
+    private func picture() throws(RigHTTPResponse) -> RigHTTPResponse {
+        if pictureFile == nil {
+            do {
+                pictureFile = try RigPNG.encode(bgr: image.bgr, width: image.width, height: image.height)
+            } catch {
+                throw .text(500, "cannot encode the picture: \(error)")
+            }
+        }
+        return .png(pictureFile!)
+    }
+
+    /// The picture's size, the starting points, the note on them, and where a save writes.
+    private func state() -> RigHTTPResponse {
+        let text = "{\"width\":\(image.width),\"height\":\(image.height),\"points\":"
+            + String(decoding: start.jsonBytes(), as: UTF8.self)
+            + ",\"note\":\(string(note)),\"output\":\(string(options.output)),"
+            + "\"points_output\":\(string(options.pointsOutput)),\"keep\":\(options.keep)}"
+        return .json(Array(text.utf8))
+    }
+
+    /// `text` as a JSON string.
+    private func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// The points of a request's body (a points file's object); 400 with the reason when they are not.
+    private func points(_ body: [UInt8]) throws(RigHTTPResponse) -> CharacterSourcePoints {
+        guard !body.isEmpty else { throw .text(400, "bad request: no body (send the points as JSON)") }
+        do {
+            return try CharacterSourcePoints.decode(body, width: image.width, height: image.height)
+        } catch {
+            throw .text(400, "bad request: \(error.reason)")
+        }
+    }
+
+    private func avatar(_ points: CharacterSourcePoints) throws(RigHTTPResponse) -> Avatar {
+        do {
+            return try AvatarCommand.makeCharacter(image: image, picture: options.picture, points: points, backdrop: backdrop,
+                                                   name: options.name, size: options.size, seed: AvatarBuilder.defaultSeed)
+        } catch {
+            throw .text(400, "these points make no avatar: \(error.message)")
+        }
+    }
+
+    /// A frame of the avatar the points make, as a PNG: the body's `jaw` (0...1, default 0.8) opens the mouth,
+    /// its `blink` (0...1, default 1) closes the eyes.
+    private func preview(_ body: [UInt8]) throws(RigHTTPResponse) -> RigHTTPResponse {
+        let points = try points(body)
+        let json = try? JSONParser.parse(body)
+        func amount(_ name: String, _ otherwise: Float) throws(RigHTTPResponse) -> Float {
+            guard let value = json?[name], value != .null else { return otherwise }
+            guard let number = value.doubleValue, number.isFinite, (0...1).contains(number) else {
+                throw .text(400, "bad request: \"\(name)\" is not a number of 0...1")
+            }
+            return Float(number)
+        }
+        let params = FrameParams(articulation: Articulation(jawOpen: try amount("jaw", 0.8)),
+                                 pose: FacePose(blink: try amount("blink", 1)))
+        let avatar = try avatar(points)
+        let renderer = avatar.makeRenderer()
+        var frame = [UInt8](repeating: 0, count: avatar.width * avatar.height * 3)
+        frame.withUnsafeMutableBytes { _ = renderer.render(params, mode: .full, into: $0, over: nil) }
+        do {
+            return .png(try RigPNG.encode(bgr: frame, width: avatar.width, height: avatar.height))
+        } catch {
+            throw .text(500, "cannot encode the preview: \(error)")
+        }
+    }
+
+    /// Writes the avatar and the points file, as `avatar build --character --points` would from that file.
+    private func save(_ body: [UInt8]) throws(RigHTTPResponse) -> RigHTTPResponse {
+        let points = try points(body)
+        let avatar = try avatar(points)
+        let info = [
+            "builder": "essence2 avatar rig",
+            "picture": URL(fileURLWithPath: options.picture).lastPathComponent,
+            "points": "placed in the rig editor: " + URL(fileURLWithPath: options.pointsOutput).lastPathComponent,
+        ]
+        do {
+            try AvatarCommand.writeCharacter(avatar, points: points, output: options.output, info: info)
+            try BinaryFile.write(points.jsonBytes(), to: options.pointsOutput)
+        } catch {
+            AvatarCommand.printError("essence2 avatar rig: \(error)")
+            throw .text(500, "cannot save: \(error)")
+        }
+        print("wrote \(options.pointsOutput)")
+        fflush(nil)  // stdout may be a pipe: say it now
+        saves += 1
+        return .json(Array("{\"imx\":\(string(options.output)),\"points\":\(string(options.pointsOutput)),\"keep\":\(options.keep)}".utf8))
+    }
+}
