@@ -34,8 +34,9 @@ GST_DEBUG_CATEGORY_STATIC(gst_essence2_avatar_debug);
 /* The folder of the plugin file, for finding installed avatars beside it (set at registration). */
 static gchar *plugin_dir;
 
-#define FRAME_SAMPLES BE_ESSENCE2_FRAME_AUDIO_SAMPLES
-#define FRAME_DURATION (GST_SECOND / BE_ESSENCE2_FPS)
+/* A frame's samples and duration: 640 and 40 ms (Essence 2), 800 and 50 ms for a character (Expression 2). */
+#define FRAME_SAMPLES ((guint64)self->frame_samples)
+#define FRAME_DURATION (GST_SECOND / (guint64)self->fps)
 /* Audio buffers the audio task may hold before the video task waits: 10 s, more than an encoder's look-ahead. */
 #define AUDIO_QUEUE_MAX 250
 /* The live latency this element adds: a frame is pushed when it falls due, rendered ahead. */
@@ -49,7 +50,7 @@ enum { PROP_0, PROP_AVATAR, PROP_MODE, PROP_PACING, PROP_SEED, PROP_VIDEO_DELAY 
   "layout=(string)interleaved"
 /* Speech out: the frames' own audio, 640 samples a frame. */
 #define AUDIO_CAPS "audio/x-raw, format=(string)S16LE, rate=(int)16000, channels=(int)1, layout=(string)interleaved"
-#define VIDEO_CAPS "video/x-raw, format=(string)BGR, width=(int)[1, 8192], height=(int)[1, 8192], framerate=(fraction)25/1"
+#define VIDEO_CAPS "video/x-raw, format=(string)BGR, width=(int)[1, 8192], height=(int)[1, 8192], framerate=(fraction){ 25/1, 20/1 }"
 
 static GstStaticPadTemplate sink_template =
     GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(SINK_CAPS));
@@ -70,7 +71,10 @@ struct _GstEssence2Avatar {
   guint64 video_delay;
 
   /* The engine: made in NULL->READY, configured in READY->PAUSED, destroyed in READY->NULL. */
-  be_essence2_handle engine;
+  be_essence2_handle engine; /* an Expression 2 handle when `character` (the be_essence2_ calls take both) */
+  gboolean character;
+  gint fps;           /* 25, or 20 for a character */
+  gint frame_samples; /* 640, or 800 for a character */
   GstVideoInfo vinfo;
   gsize frame_bytes; /* width * height * 3, what the engine writes */
   guint8 *scratch;   /* a frame when GStreamer's row stride is not width * 3; the last frame in live pacing */
@@ -527,12 +531,22 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
   guint64 feeds = self->feeds; /* the audio fed before this take */
   g_mutex_unlock(&self->lock);
   /* The frame's record: kind, place in its reply, its own audio (all silence when nothing is taken). */
-  be_essence2_frame_info info;
+  /* be_expression2_frame_info holds be_essence2_frame_info's fields at the same offsets, and room for 800
+   * samples: one struct for both engines (a photoreal engine writes its 1.3 struct's size). */
+  be_expression2_frame_info info;
   memset(&info, 0, sizeof info);
-  info.size = sizeof info;
   info.reply_frame = -1;
-  const char *call = "be_essence2_take_frame";
-  int32_t got = be_essence2_take_frame(self->engine, dst, (int32_t)self->frame_bytes, &info);
+  const char *call;
+  int32_t got;
+  if (self->character) {
+    info.size = sizeof info;
+    call = "be_expression2_take_frame";
+    got = be_expression2_take_frame((be_expression2_handle)self->engine, dst, (int32_t)self->frame_bytes, &info);
+  } else {
+    info.size = sizeof(be_essence2_frame_info);
+    call = "be_essence2_take_frame";
+    got = be_essence2_take_frame(self->engine, dst, (int32_t)self->frame_bytes, (be_essence2_frame_info *)&info);
+  }
   gboolean taken = got > 0, held = FALSE;
   if (got == 0 && self->live) {
     /* Nothing due yet (a reply waits for its look-ahead): the last frame again, so the mouth does not drop to
@@ -582,7 +596,7 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
       return TRUE;
     }
   }
-  GstBuffer *audio = gst_buffer_new_memdup(info.audio, sizeof info.audio);
+  GstBuffer *audio = gst_buffer_new_memdup(info.audio, (gsize)self->frame_samples * sizeof info.audio[0]);
   if (audio == NULL) {
     g_mutex_unlock(&self->lock);
     gst_buffer_unref(video);
@@ -590,9 +604,9 @@ static gboolean produce_frame(GstEssence2Avatar *self, GstClockTime live_pts) {
     end_streams(self, GST_FLOW_ERROR);
     return TRUE;
   }
-  GstClockTime pts = self->live ? live_pts : self->timeline_start + gst_util_uint64_scale(self->frames, GST_SECOND, BE_ESSENCE2_FPS);
+  GstClockTime pts = self->live ? live_pts : self->timeline_start + gst_util_uint64_scale(self->frames, GST_SECOND, (guint64)self->fps);
   GstClockTime next = self->live ? live_pts + FRAME_DURATION
-                                 : self->timeline_start + gst_util_uint64_scale(self->frames + 1, GST_SECOND, BE_ESSENCE2_FPS);
+                                 : self->timeline_start + gst_util_uint64_scale(self->frames + 1, GST_SECOND, (guint64)self->fps);
   GST_BUFFER_PTS(video) = GST_BUFFER_PTS(audio) = pts;
   GST_BUFFER_DURATION(video) = GST_BUFFER_DURATION(audio) = next - pts;
   GST_BUFFER_OFFSET(video) = self->frames;
@@ -768,7 +782,11 @@ static gboolean open_engine(GstEssence2Avatar *self) {
   }
   gchar *path = resolve_avatar(value);
   be_essence2_handle engine = NULL;
-  int32_t r = be_essence2_create(path, NULL, 0, &engine);
+  /* A character avatar goes to Expression 2 (20 frames a second, 800 samples a frame); the kind call reads and
+   * checks the file, and a bad one is reported by create below with the library's reason. */
+  gboolean character = be_essence2_avatar_kind(path) == BE_ESSENCE2_AVATAR_CHARACTER;
+  int32_t r = character ? be_expression2_create(path, NULL, NULL, (be_expression2_handle *)&engine)
+                        : be_essence2_create(path, NULL, 0, &engine);
   if (r != BE_ESSENCE2_OK) {
     gchar *reason = library_reason(r);
     if (r == BE_ESSENCE2_ERR_REFUSED) {
@@ -786,6 +804,9 @@ static gboolean open_engine(GstEssence2Avatar *self) {
   g_free(path);
   g_free(value);
   self->engine = engine;
+  self->character = character;
+  self->fps = character ? BE_EXPRESSION2_FPS : BE_ESSENCE2_FPS;
+  self->frame_samples = character ? BE_EXPRESSION2_SAMPLES_PER_FRAME : BE_ESSENCE2_SAMPLES_PER_FRAME;
   return TRUE;
 }
 
@@ -809,7 +830,7 @@ static gboolean configure_engine(GstEssence2Avatar *self) {
     return FALSE;
   }
   gst_video_info_set_format(&self->vinfo, GST_VIDEO_FORMAT_BGR, (guint)width, (guint)height);
-  GST_VIDEO_INFO_FPS_N(&self->vinfo) = BE_ESSENCE2_FPS;
+  GST_VIDEO_INFO_FPS_N(&self->vinfo) = self->fps;
   GST_VIDEO_INFO_FPS_D(&self->vinfo) = 1;
   GST_VIDEO_INFO_PAR_N(&self->vinfo) = 1;
   GST_VIDEO_INFO_PAR_D(&self->vinfo) = 1;
@@ -995,7 +1016,7 @@ static void gst_essence2_avatar_class_init(GstEssence2AvatarClass *klass) {
       gobject_class, PROP_PACING,
       g_param_spec_enum("pacing", "Pacing",
                         "offline: frames as fast as downstream takes them, the output is the speech and its ramp "
-                        "(files); live: a live source of 25 frames a second on the pipeline clock with idle motion "
+                        "(files); live: a live source of 25 frames a second (20 for a character avatar) on the pipeline clock with idle motion "
                         "between replies (microphones, network streams, displays)",
                         gst_essence2_pacing_get_type(), GST_ESSENCE2_PACING_OFFLINE,
                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
@@ -1016,9 +1037,9 @@ static void gst_essence2_avatar_class_init(GstEssence2AvatarClass *klass) {
   gst_element_class_set_static_metadata(
       element_class, "essence2 talking avatar", "Filter/Converter/Audio/Video",
       "Lip-synced video of a talking portrait from speech. sink: speech, mono S16LE or F32LE at any rate from "
-      "1 kHz to 384 kHz (the library resamples it to 16 kHz). video: the avatar speaking, BGR at 25 frames a "
-      "second, each buffer with an Essence2FrameMeta (kind idle/speech/ramp/held, reply, index). audio: each "
-      "frame's own speech, S16LE 16 kHz mono, 640 samples with the frame's timestamp (silence under idle and ramp "
+      "1 kHz to 384 kHz (the library resamples it to 16 kHz). video: the avatar speaking, BGR at 25 frames a second (20 for a character "
+      "avatar, Expression 2), each buffer with an Essence2FrameMeta (kind idle/speech/ramp/held, reply, index). audio: each "
+      "frame's own speech, S16LE 16 kHz mono, 640 samples (800 for a character) with the frame's timestamp (silence under idle and ramp "
       "frames), for a muxer or an audio sink. End-of-stream ends the reply and the face eases back to rest before "
       "end-of-stream goes on; a flush interrupts the reply",
       "essence2 authors");
@@ -1030,6 +1051,8 @@ static void gst_essence2_avatar_class_init(GstEssence2AvatarClass *klass) {
 }
 
 static void gst_essence2_avatar_init(GstEssence2Avatar *self) {
+  self->fps = BE_ESSENCE2_FPS; /* until an avatar is opened: then its engine's */
+  self->frame_samples = BE_ESSENCE2_SAMPLES_PER_FRAME;
   self->sinkpad = gst_pad_new_from_static_template(&sink_template, "sink");
   gst_pad_set_chain_function(self->sinkpad, GST_DEBUG_FUNCPTR(sink_chain));
   gst_pad_set_event_function(self->sinkpad, GST_DEBUG_FUNCPTR(sink_event));

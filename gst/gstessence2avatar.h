@@ -21,6 +21,7 @@
 
 #include <gst/gst.h>
 #include <essence2.h>
+#include <expression2.h>
 
 G_BEGIN_DECLS
 

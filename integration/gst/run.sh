@@ -21,7 +21,7 @@ speech=examples/audio/demo.wav
 inspect=$(gst-inspect-1.0 essence2avatar 2>&1)
 missing=""
 for word in "SINK template: 'sink'" "SRC template: 'video'" "SRC template: 'audio'" "format: S16LE" "format: BGR" \
-            "framerate: 25/1" "avatar  " "mode  " "pacing  " "seed  " "video-delay  " "Essence2FrameMeta"; do
+            "25/1" "20/1" "avatar  " "mode  " "pacing  " "seed  " "video-delay  " "Essence2FrameMeta"; do
   grep -qF -- "$word" <<<"$inspect" || missing="$missing [$word]"
 done
 if [ -z "$missing" ]; then ok "gst-inspect-1.0 essence2avatar documents the pads, their caps and every property"
@@ -54,6 +54,25 @@ if timeout 60 gst-launch-1.0 -q audiotestsrc num-buffers=5 samplesperbuffer=320 
   ok "mode=head gives square frames (384x384 negotiated)"
 else
   fail "mode=head caps: not 384x384 ($(tail -n 3 "$work/head.log" | tr '\n' ' '))"
+fi
+
+# A character avatar (Expression 2): 416x720 at 20 frames a second, 800 samples of audio a frame. Required by
+# capsfilters, so any other size, rate or buffer length fails the pipeline; the file's frame count and rate are
+# read back.
+if timeout 120 gst-launch-1.0 -q filesrc location="$speech" ! decodebin ! audioconvert ! audioresample ! \
+     essence2avatar avatar=avatars/squirrel.imx name=a \
+     a.video ! video/x-raw,format=BGR,width=416,height=720,framerate=20/1 ! videoconvert ! x264enc ! mp4mux name=m ! \
+     filesink location="$work/character.mp4" a.audio ! audio/x-raw,rate=16000 ! audioconvert ! avenc_aac ! m. \
+     >"$work/character.log" 2>&1 && [ -s "$work/character.mp4" ]; then
+  rate=$(ffprobe -v error -select_streams v -show_entries stream=r_frame_rate,nb_frames -of csv=p=0 "$work/character.mp4")
+  seconds=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$work/character.mp4")
+  if [ "${rate%%,*}" = "20/1" ] && awk -v n="${rate##*,}" -v s="$seconds" 'BEGIN { exit !(n >= 170 && n <= 180 && s > 8.3 && s < 9.2) }'; then
+    ok "a character avatar: 416x720 at 20 frames a second ($rate frames, $seconds s for the 8.4 s demo)"
+  else
+    fail "a character avatar's file: rate,frames $rate, $seconds s"
+  fi
+else
+  fail "a character avatar pipeline ($(tail -n 3 "$work/character.log" | tr '\n' ' '))"
 fi
 
 # The README's live pipeline: a live source, one frame every 40 ms, to sinks that sync on the clock.

@@ -16,11 +16,12 @@ enum BenchChild {
 
     /// The speech cut to what `repetitions` renders by `engines` engines fit in the budget, given the
     /// measured seconds per frame of one engine alone.
-    static func fitted(_ samples: [Int16], secondsPerFrame: Double, engines: Int, repetitions: Int) -> [Int16] {
+    static func fitted(_ samples: [Int16], secondsPerFrame: Double, engines: Int, repetitions: Int,
+                       cadence: FrameCadence = .essence2) -> [Int16] {
         let parallelism = Double(min(engines, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
         let framesPerRep = speechBudgetSeconds / Double(repetitions) / max(secondsPerFrame * Double(engines) / parallelism, 1e-6)
         let keep = max(Int(minimumSpeechSeconds * Double(SpeechAudio.sampleRate)),
-                       (Int(framesPerRep) - rampAllowanceFrames) * RenderTiming.samplesPerFrame)
+                       (Int(framesPerRep) - rampAllowanceFrames) * cadence.samplesPerFrame)
         return keep < samples.count ? Array(samples[0..<keep]) : samples
     }
 
@@ -37,7 +38,7 @@ enum BenchChild {
 
     static func run(options: BenchOptions, size: String) throws(CLIError) -> BenchRun {
         var (_, avatar) = try ImxLocator.load(options.avatar)
-        if let canvas = BenchOptions.parseSize(size) {
+        if let canvas = BenchOptions.parseSize(size), avatar.character == nil {
             avatar = avatar.placed(onCanvasWidth: canvas.width, height: canvas.height)
         }
         let fullSpeech = try speech(options: options).samples
@@ -58,7 +59,9 @@ enum BenchChild {
             warmSeconds = try BenchMeasure.idle(engine, frames: 3, into: frame) / 3
         }
         let idleFrames = max(25, min(250, Int(1.0 / max(warmSeconds, 1e-4))))
-        let samples = fitted(fullSpeech, secondsPerFrame: warmSeconds, engines: engineCount, repetitions: reps)
+        let cadence = avatar.cadence
+        let samples = fitted(fullSpeech, secondsPerFrame: warmSeconds, engines: engineCount, repetitions: reps,
+                             cadence: cadence)
 
         var speechAll: [Double] = [], speechEach: [Double] = [], idleAll: [Double] = [], idleEach: [Double] = []
         var firstSpeech: [Double] = []
@@ -75,16 +78,20 @@ enum BenchChild {
             }
             let frames = try frameCounts.values()
             replyFrames = Int(frames[0])
-            speechAll.append(RenderTiming.realTimeFactor(frames: Int(frames.reduce(0, +)), seconds: wall))
-            speechEach.append(zip(frames, seconds).map { RenderTiming.realTimeFactor(frames: Int($0), seconds: $1) }.reduce(0, +) / Double(engineCount))
+            speechAll.append(RenderTiming.realTimeFactor(frames: Int(frames.reduce(0, +)), seconds: wall, cadence: cadence))
+            speechEach.append(zip(frames, seconds).map {
+                RenderTiming.realTimeFactor(frames: Int($0), seconds: $1, cadence: cadence)
+            }.reduce(0, +) / Double(engineCount))
 
             let (idleWall, idleSeconds) = try BenchMeasure.parallel(engineCount) { (index) throws(CLIError) in
                 let frame = BenchMeasure.frameBuffer(engines[index])
                 defer { frame.deallocate() }
                 return try BenchMeasure.idle(engines[index], frames: idleFrames, into: frame)
             }
-            idleAll.append(RenderTiming.realTimeFactor(frames: idleFrames * engineCount, seconds: idleWall))
-            idleEach.append(idleSeconds.map { RenderTiming.realTimeFactor(frames: idleFrames, seconds: $0) }.reduce(0, +) / Double(engineCount))
+            idleAll.append(RenderTiming.realTimeFactor(frames: idleFrames * engineCount, seconds: idleWall, cadence: cadence))
+            idleEach.append(idleSeconds.map {
+                RenderTiming.realTimeFactor(frames: idleFrames, seconds: $0, cadence: cadence)
+            }.reduce(0, +) / Double(engineCount))
         }
 
         // The engines' own peak: taken before the latency runs (which start an engine of their own) and the frame

@@ -54,7 +54,7 @@ struct BenchReport: Codable {
         }
         let lipSyncCost = lipSync.map { "\($0.model) \(Formatting.fixed($0.secondsPerFrame * 1000, digits: 3)) ms" }
         let lines: [String] = [
-            "x real time = video seconds made per wall second (frames x 0.04 s / wall s), unpaced pacing.",
+            "x real time = video seconds made per wall second (frames / the avatar's frames a second / wall s), unpaced pacing.",
             "Frames per reply (1 / 4 engines; the speech is shortened on slow machines): \(frames.joined(separator: ", ")).",
             "Memory: one process per column and engine count; VmHWM is its peak resident set.",
             "Lip sync alone (audio to articulation, one thread, per 40 ms frame): \(lipSyncCost.joined(separator: ", "))",
