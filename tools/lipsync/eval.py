@@ -172,7 +172,7 @@ class Renderer:
     With `landmarks`, a Face Mesh meter per model (landmarks.LandmarkMeter) as well; with `zoom`, the mouth
     region (x0, y0, x1, y1) of every frame is kept for pictures of the disagreements."""
 
-    def __init__(self, library, avatar, models, landmarks=False, zoom=None):
+    def __init__(self, library, avatar, models, landmarks=False, zoom=None, landmark_video=False):
         self.models = models
         self.sessions = {m: Session(library, avatar, m) for m in models}
         first = self.sessions[models[0]]
@@ -186,9 +186,11 @@ class Renderer:
         self.lm = {}
         if landmarks:
             import landmarks as lmk
-            first_lm = lmk.LandmarkMeter(rest)
-            self.lm = {m: first_lm if i == 0 else lmk.LandmarkMeter(box=first_lm.box) for i, m in enumerate(models)}
+            first_lm = lmk.LandmarkMeter(rest, video=landmark_video)
+            self.lm = {m: first_lm if i == 0 else lmk.LandmarkMeter(rest, box=first_lm.box, video=landmark_video)
+                       for i, m in enumerate(models)}
         self.zoom = zoom
+        self.dump_pauses = 4
         self.last_landmarks, self.last_zoom = {}, {}
 
     def _landmark_hook(self, meter, zooms):
@@ -322,7 +324,9 @@ def item_figures(renderer, pcm, meta, models, keep=None, landmarks=False, dump=N
     """Raw openness per model of one item rendered through the library, and its figures (its `exclude`
     intervals left out). With `landmarks`, figs[m + LM] holds the landmark meter's figures (frames where Face
     Mesh found no face interpolated; their count in "no_face") and figs["disagree"][m] where the two meters
-    disagree; `dump` (a directory) gets pictures of those frames."""
+    disagree; `dump` (a directory) gets pictures of those frames (the pixel meter's interior pixels in red)."""
+    if dump and keep is None:
+        keep = {}
     raw = renderer.raw_openness(pcm, keep, landmarks=landmarks)
     figs = {m: utterance_figures(raw[m], meta["phones"], len(pcm), meta.get("exclude")) for m in models}
     if landmarks and renderer.last_landmarks:
@@ -336,9 +340,12 @@ def item_figures(renderer, pcm, meta, models, keep=None, landmarks=False, dump=N
             figs[m + LM] = f
             figs["disagree"][m] = lmk.compare(raw[m], lm_raw, figs[m], f)
             if dump and renderer.last_zoom.get(m):
+                crops, meter = keep[m], renderer.meter
                 lmk.dump_pictures(dump, f"{uid}-{m}", renderer.last_zoom[m], raw[m], lm_raw,
                                   figs["disagree"][m], meta["phones"], lips=renderer.last_lips.get(m),
-                                  origin=renderer.zoom[:2])
+                                  origin=renderer.zoom[:2], pauses=renderer.dump_pauses,
+                                  interior=lambda f, crops=crops, meter=meter: meter.interior(crops[f:f + 1])[0],
+                                  interior_origin=meter.box[:2])
     return raw, figs
 
 
@@ -449,7 +456,7 @@ def print_meters(result, models, events=12):
     cols = columns(models, True)
     figures, disagree = result["meters"]["figures"], result["meters"]["disagree"]
     print("== the two meters: pixels (mouth-interior pixel count) and landmarks (Face Mesh inner-lip gap 13-14 "
-          "over eye corners 33-263) ==\n")
+          f"over eye corners 33-263, {result['meters']['mode']} mode) ==\n")
     print_table("per split", list(figures.items()), cols)
     head = f"{'closures per phone':28s}" + "".join(f" | {column_name(c, cols):^27s}" for c in cols)
     print(head)
@@ -503,6 +510,7 @@ def main(argv=None):
     ap.add_argument("--no-robustness", action="store_true", help="only the clean figures")
     ap.add_argument("--no-per-utterance", action="store_true", help="leave out the table of every utterance")
     ap.add_argument("--json", action="store_true", help="machine-readable output instead of the tables")
+    ap.add_argument("--json-out", metavar="FILE", help="the machine-readable output written to FILE as well")
     ap.add_argument("--real", metavar="DIR",
                     help="real recordings aligned by align_real.py (tools/lipsync/real): reported per clip, "
                          "per speaker, and for the held-out (val) and training (train) speakers")
@@ -511,8 +519,11 @@ def main(argv=None):
                     help="only the real clips whose id contains TEXT (repeatable), or 'val' / 'train' for a split")
     ap.add_argument("--no-landmarks", action="store_true",
                     help="only the pixel meter (the landmark meter needs mediapipe, see landmarks.py)")
+    ap.add_argument("--landmark-video", action="store_true",
+                    help="Face Mesh in video mode (tracking from frame to frame) instead of every frame on its own")
     ap.add_argument("--dump", metavar="DIR",
                     help="PNG pictures of the mouth (3x) at the frames where the two meters disagree")
+    ap.add_argument("--dump-pauses", type=int, default=4, help="pause frames pictured per clip (default 4)")
     ap.add_argument("--events", type=int, default=12, help="disagreeing bilabials listed per split (default 12)")
     a = ap.parse_args(argv)
     models = [m for m in a.models.split(",") if m]
@@ -530,7 +541,8 @@ def main(argv=None):
         x, y, w, h = read_imx_mouth(a.avatar)[0]
         zoom = (x - 40, y - 45, x + w + 40, y + h + 55)
         os.makedirs(a.dump, exist_ok=True)
-    renderer = Renderer(library, a.avatar, models, landmarks=use_lm, zoom=zoom)
+    renderer = Renderer(library, a.avatar, models, landmarks=use_lm, zoom=zoom, landmark_video=a.landmark_video)
+    renderer.dump_pauses = a.dump_pauses
     cols = columns(models, use_lm)
     per, kept = [], {}
     robust_n = 0 if a.no_robustness else min(a.robust_limit or len(data), len(data))
@@ -550,7 +562,8 @@ def main(argv=None):
             "measure": {"kind": "mouth-interior pixel count", "box": renderer.meter.box,
                         "closed_band": CLOSED, "pause_min_s": PAUSE_MIN},
             "landmarks": {"kind": "Face Mesh inner-lip gap (13-14) over outer eye corners (33-263)",
-                          "face_box": renderer.lm[models[0]].box} if use_lm else None,
+                          "face_box": renderer.lm[models[0]].box,
+                          "mode": "video" if a.landmark_video else "image"} if use_lm else None,
             "clean": clean,
             "targets_met": {m: meets(clean[m]) for m in models},
             "utterances": [{"id": uid, "voice": voice, **{c: f[c] for c in cols},
@@ -561,7 +574,8 @@ def main(argv=None):
             result["real"] = real_set(renderer, a.real, models, use_lm, a.real_only, a.dump)
         if use_lm:
             figures, disagree = meters_summary(result, models)
-            result["meters"] = {"figures": figures, "disagree": disagree}
+            result["meters"] = {"figures": figures, "disagree": disagree,
+                                "mode": "video" if a.landmark_video else "image"}
         if a.langs:
             result["languages"] = language_sets(renderer, a.langs, models)
         if not a.no_robustness:
@@ -571,8 +585,14 @@ def main(argv=None):
         renderer.close()
         library.lib.be_essence2_quiesce_all(2000)
     result["seconds"] = round(time.monotonic() - t0, 1)
+    def as_json(o):
+        return o.item() if isinstance(o, np.generic) else o
+
+    if a.json_out:
+        with open(a.json_out, "w") as f:
+            json.dump(result, f, indent=1, default=as_json)
     if a.json:
-        json.dump(result, sys.stdout, indent=1, default=lambda o: o if not isinstance(o, np.generic) else o.item())
+        json.dump(result, sys.stdout, indent=1, default=as_json)
         print()
         return 0
     print(f"lip-sync evaluation: libessence2 {result['version']}, {a.avatar}, {len(data)} utterances from {a.data}")

@@ -64,17 +64,21 @@ def face_box(points, shape, margin=0.35):
 class LandmarkMeter:
     """Face Mesh on frames (B,G,R, as the library renders them) of one avatar; one per thread.
 
-    `start()` begins a clip (the tracker is shown the rest frame first, so every clip starts from the same
-    face);
+    By default every frame is measured on its own (Face Mesh's static-image mode: face detection, then the
+    mesh), so a frame reads the same whatever came before it. `video=True` is Face Mesh's video mode: the
+    mesh's region follows the previous frame's landmarks (faster; its slow drift of a pixel or so shows in
+    clips whose mouth opens little, see README.md). `start()` begins a clip (in video mode the tracker is
+    shown the rest frame first, so every clip starts from the same face);
     `add(frame)` measures one frame; `finish()` returns the clip's raw openness (NaN where no face was
     found) and starts nothing. The frames are cropped to the face as found in the rest frame (`box`),
     widened so that the idle head motion stays inside.
     """
 
-    def __init__(self, rest_bgr=None, box=None):
+    def __init__(self, rest_bgr=None, box=None, video=False):
         import mediapipe as mp  # noqa: F401  (only here: the figures are testable without it)
         self._fm_cls = mp.solutions.face_mesh.FaceMesh
         self.fm = None
+        self.video = video
         self.values = []
         self.box = box
         if box is None and rest_bgr is not None:
@@ -111,8 +115,8 @@ class LandmarkMeter:
         whatever the clip before ended with. One graph serves all clips: MediaPipe logs warnings to stderr for
         each graph it builds, some of them from its own threads later on."""
         if self.fm is None:
-            self.fm = self._mesh(False)
-        if self.warm is not None:
+            self.fm = self._mesh(not self.video)
+        if self.warm is not None and self.video:
             self.fm.process(self.warm)
             self.fm.process(self.warm)
         self.values, self.lips = [], []
@@ -193,19 +197,28 @@ def phone_at(phones, frame, fps=25):
 
 
 def dump_pictures(directory, name, zooms, px_raw, lm_raw, cmp, phones, scale=3, pauses=4, lips=None,
-                  origin=(0, 0)):
+                  origin=(0, 0), interior=None, interior_origin=(0, 0)):
     """PNGs of the mouth (`zooms`: B,G,R mouth regions of every frame, enlarged `scale` times) at each
     disagreeing bilabial (the frame before its midpoint, the midpoint, the frame after) and at up to `pauses`
     disagreeing pause frames, with both meters' normalised openness written under every frame and, given
     `lips` (frames, 2, 2: landmarks 13 and 14 in frame pixels; `origin`: the zooms' top left corner in the
-    frame), the two inner-lip points Face Mesh placed drawn as green dots. Needs cv2
+    frame), the two inner-lip points Face Mesh placed drawn as green dots, and given `interior` (frame index ->
+    the pixel meter's boolean mask of its box, whose top left corner is `interior_origin` in the frame), the
+    pixels it counts as mouth interior tinted red. Needs cv2
     (opencv, which mediapipe brings along)."""
     import cv2
     px, lm = normalise(np.asarray(px_raw, float)), normalise(np.asarray(lm_raw, float))
     n = len(zooms)
 
     def tile(f):
-        z = cv2.resize(zooms[f], None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+        img = zooms[f].copy()
+        if interior is not None:
+            mask = interior(f)
+            oy, ox = interior_origin[1] - origin[1], interior_origin[0] - origin[0]
+            h, w = mask.shape
+            region = img[oy:oy + h, ox:ox + w]
+            region[mask] = (0.4 * region[mask] + 0.6 * np.array([0, 0, 255])).astype(np.uint8)
+        z = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
         if lips is not None and f < len(lips) and np.isfinite(lips[f]).all():
             for x, y in lips[f]:
                 cv2.circle(z, (int((x - origin[0] + 0.5) * scale), int((y - origin[1] + 0.5) * scale)), 3,
