@@ -9,6 +9,11 @@ LEARNED and V1), through ctypes against include/essence2.h in UNPACED pacing: pu
 end_utterance, pull every frame; the SPEECH frames are measured (frame k shows audio [640k, 640k+640)).
 Needs numpy only; the robustness part (tools/lipsync/robustness.py) also uses scipy for resampling and,
 for the 24/48 kHz sources, the `essence2` command (--cli).
+
+A second meter reads the same frames: MediaPipe Face Mesh landmarks (tools/lipsync/landmarks.py; needs
+`mediapipe`, which `make lipsync-eval` installs into the tools' venv; --no-landmarks leaves it out). Both
+meters' figures are reported side by side, per utterance, clip, speaker and split, with where they disagree
+(--dump DIR: pictures of those frames). See tools/lipsync/README.md, "Two meters".
 """
 
 import argparse
@@ -191,7 +196,7 @@ class Renderer:
                        for i, m in enumerate(models)}
         self.zoom = zoom
         self.dump_pauses = 4
-        self.last_landmarks, self.last_zoom = {}, {}
+        self.last_landmarks, self.last_zoom, self.last_lips = {}, {}, {}
 
     def _landmark_hook(self, meter, zooms):
         """What render() calls with every speech frame: the landmark meter, and the mouth zoom kept."""
