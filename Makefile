@@ -364,12 +364,20 @@ $(OUT)/lipsync-lang/.done: tools/lipsync/languages.py tools/lipsync/sentences-*.
 	python3 tools/lipsync/languages.py --out $(OUT)/lipsync-lang
 	touch $@
 
-# Held-out voices rendered through libessence2.so; mouth openness measured from the pixels (docs/lipsync.md):
-# the synthetic validation voices, the real recordings (per clip, per speaker, held-out speakers apart) and
-# eight other languages.
-lipsync-eval: build lipsync-deps $(OUT)/lipsync-data/manifest.json $(OUT)/lipsync-lang/.done
-	python3 tools/lipsync/eval.py --lib $(LIB) --avatar avatars/grace-hopper.imx --data $(OUT)/lipsync-data/val \
-	  --cli $(CLI) --real tools/lipsync/real --langs $(OUT)/lipsync-lang
+# The lip-sync eval's second meter (tools/lipsync/landmarks.py): MediaPipe Face Mesh, pinned (its wheel bundles
+# the face models), in the tools' virtual environment; not needed by make test-tools.
+$(TOOLS_VENV)/.landmarks: $(TOOLS_VENV)/.ready
+	$(TOOLS_VENV)/bin/pip install -q 'mediapipe==0.10.21'
+	touch $@
+
+# Held-out voices rendered through libessence2.so; mouth openness measured from the pixels and, beside it, from
+# Face Mesh landmarks (docs/lipsync.md, tools/lipsync/README.md): the synthetic validation voices, the real
+# recordings (per clip, per speaker, held-out speakers apart; both meters and where they disagree) and eight
+# other languages (pixels). LIPSYNC_EVAL_ARGS adds options, e.g. "--limit 6 --real-only val --no-robustness".
+lipsync-eval: build lipsync-deps $(TOOLS_VENV)/.landmarks $(OUT)/lipsync-data/manifest.json $(OUT)/lipsync-lang/.done
+	$(TOOLS_VENV)/bin/python tools/lipsync/eval.py --lib $(LIB) --avatar avatars/grace-hopper.imx \
+	  --data $(OUT)/lipsync-data/val --cli $(CLI) --real tools/lipsync/real --langs $(OUT)/lipsync-lang \
+	  $(LIPSYNC_EVAL_ARGS)
 
 install: build gst
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -228,14 +228,17 @@ def utterance_figures(raw, phones, n_samples, exclude=None):
     ph = phones_with_silence(phones, n_samples / RATE)
     # closures: the frame holding the phone's midpoint, or one of its two neighbours, is closed
     hits = total = 0
+    events = []   # [phone, frame of its midpoint, closed within a frame of it]
     for s, e, p in ph:
         if p not in BILABIALS:
             continue
         mid = int(np.floor((s + e) / 2 * FPS))
         if mid >= n:
             continue
+        hit = bool(closed[max(0, mid - 1):min(n, mid + 2)].any())
         total += 1
-        hits += bool(closed[max(0, mid - 1):min(n, mid + 2)].any())
+        hits += hit
+        events.append([p, mid, hit])
     # silence: the frames lying wholly inside a pause of PAUSE_MIN or more (runs of `sil` merged)
     runs = []
     for s, e, p in ph:
@@ -257,6 +260,9 @@ def utterance_figures(raw, phones, n_samples, exclude=None):
         "frames": n,
         "bilabials": total, "closed_bilabials": hits,
         "closure": hits / total if total else None,
+        "by_phone": {b: [sum(1 for q, _, h in events if q == b and h), sum(1 for q, _, _ in events if q == b)]
+                     for b in BILABIALS},
+        "events": events, "pause_index": [int(f) for f in sil_frames],
         "pause_frames": len(sil_frames), "closed_pause_frames": sil_closed,
         "silence": sil_closed / len(sil_frames) if sil_frames else None,
         "r0": rs[0], "r_by_lag": rs, "best_lag": max(LAGS, key=lambda L: rs[L]),
@@ -265,7 +271,8 @@ def utterance_figures(raw, phones, n_samples, exclude=None):
 
 
 def overall(per):
-    """Pooled figures over utterances: closures and pause frames pooled, r averaged, best lag of the mean r."""
+    """Pooled figures over utterances: closures (also per phone: by_phone {p: [closed, total]}) and pause
+    frames pooled, r averaged, best lag of the mean r."""
     per = [u for u in per if u is not None]
     bil = sum(u["bilabials"] for u in per)
     pf = sum(u["pause_frames"] for u in per)
@@ -274,6 +281,8 @@ def overall(per):
         "utterances": len(per),
         "bilabials": bil,
         "closure": sum(u["closed_bilabials"] for u in per) / bil if bil else None,
+        "by_phone": {b: [sum(u["by_phone"][b][0] for u in per), sum(u["by_phone"][b][1] for u in per)]
+                     for b in BILABIALS},
         "pause_frames": pf,
         "silence": sum(u["closed_pause_frames"] for u in per) / pf if pf else None,
         "r0": mean_r[0],
