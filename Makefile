@@ -203,6 +203,7 @@ test-cli: build
 	integration/cli/run.sh $(CLI)
 	integration/cli/faces.sh $(CLI)
 	integration/cli/outputs.sh $(CLI)
+	integration/cli/characters.sh $(CLI)
 
 test-install: build
 	integration/install/run.sh
@@ -251,7 +252,7 @@ PY_VENV := $(OUT)/venv-python
 
 python: $(WHEEL)
 
-$(WHEEL): build python/build_wheel.py python/pyproject.toml $(wildcard python/src/essence2/*.py) python/src/essence2/py.typed python/README.md
+$(WHEEL): build $(wildcard avatars/*.imx) python/build_wheel.py python/pyproject.toml $(wildcard python/src/essence2/*.py) python/src/essence2/py.typed python/README.md
 	python3 python/build_wheel.py --lib $(OUT)/lib/libessence2.so.$(VERSION) --avatars avatars --out dist
 
 # The environment has what every extra of python/pyproject.toml brings (the one list, read by build_wheel.py),

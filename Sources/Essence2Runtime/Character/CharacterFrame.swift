@@ -24,17 +24,17 @@ struct CharacterFrame {
         let a = params.articulation.clamped()
         let s = r.headSize
         func finite(_ v: Float) -> Float { v.isFinite ? v : 0 }
-        let roll = min(max(finite(pose.headRoll) * 1.5, -0.09), 0.09)
+        let roll = min(max(finite(pose.headRoll) * 0.7, -0.04), 0.04)
         cosRoll = cosf(roll)
         sinRoll = sinf(roll)
-        let scale = s / 260
+        let scale = s / 420
         let rawShift = SIMD2(finite(pose.headShift.x), finite(pose.headShift.y)) * scale
         let nod = min(max(finite(pose.headPitch), -1), 1)
         let breath = min(max(finite(pose.breath), -1), 1)
-        shift = SIMD2(min(max(rawShift.x, -0.05 * s), 0.05 * s),
-                      min(max(rawShift.y + nod * 0.012 * s + breath * 0.003 * s, -0.05 * s), 0.05 * s))
+        shift = SIMD2(min(max(rawShift.x, -0.03 * s), 0.03 * s),
+                      min(max(rawShift.y + nod * 0.006 * s + breath * 0.002 * s, -0.03 * s), 0.03 * s))
         let yaw = min(max(finite(pose.headYaw), -1), 1)
-        parallax = SIMD2(yaw * 0.03 * s, nod * 0.018 * s)
+        parallax = SIMD2(yaw * 0.018 * s, nod * 0.01 * s)
         let rig = r.rig
         browLift = min(max(finite(pose.browRaise), 0), 1) * 0.55 * max(rig.leftEyeRadius, rig.rightEyeRadius, 0.04 * s)
         blink = min(max(finite(pose.blink), 0), 1)

@@ -1,0 +1,134 @@
+#!/bin/sh
+# Checks of character avatars (Expression 2) through the essence2 command: avatar build --character from a
+# points file (the sample squirrel), its inspect and inspect --json (kind, size, rate, points in frame and
+# source pixels), --size and --background, bad points files, render at 20 frames a second (frame count and
+# rate read back from the MP4), --mode head, render --frames, engine export/inspect, and a crafted rig.
+#
+#   integration/cli/characters.sh PATH/TO/essence2
+#
+# Runs from the repository root (avatars/, examples/audio/demo.wav); writes only to a temporary directory.
+set -u
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: $0 PATH/TO/essence2" >&2; exit 2; fi
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")/../.." || exit 2
+SRC=avatars/sources
+DEMO=examples/audio/demo.wav
+T=$(mktemp -d "${TMPDIR:-/tmp}/essence2-characters-test.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+. integration/cli/checks.sh
+probe() { ffprobe -v error -select_streams "$2" -show_entries "stream=$3" -of default=nw=1:nk=1 "$1" | head -1; }
+frames_of() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of default=nw=1:nk=1 "$1"; }
+# json_point FILE SECTION NAME: "x y" of a point in inspect --json's "points" or "source_points".
+json_point() {
+    awk -v section="\"$2\":" -v name="\"$3\":" '
+        index($0, section) { inside = 1; next }
+        inside && /}/ { inside = 0 }
+        inside && index($0, name) { gsub(/[\[\],]/, " "); print $2, $3; exit }' "$1"
+}
+near() { awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= tol) }'; }
+
+echo "essence2 character avatar checks ($BIN)"
+
+# ---- build and inspect --------------------------------------------------------------------------------
+run 0 avatar build $SRC/squirrel.png --character --points $SRC/squirrel.points.json -o "$T/sq.imx"
+verdict "avatar build --character --points writes an avatar"
+grep -q "character, 416x720 at 20 frames a second" "$T/out"
+verdict "it reports a character, 416x720 at 20 frames a second"
+run 0 avatar inspect "$T/sq.imx" && grep -q "kind: character, 20 frames a second" "$T/out" && grep -q "status: valid" "$T/out"
+verdict "avatar inspect shows the kind and says valid"
+run 0 avatar inspect --json "$T/sq.imx" && cp "$T/out" "$T/sq.json"
+verdict "avatar inspect --json exits 0"
+grep -q '"kind": "character"' "$T/sq.json" && grep -q '"width": 416' "$T/sq.json" && grep -q '"height": 720' "$T/sq.json" \
+    && grep -q '"frames_per_second": 20' "$T/sq.json"
+verdict "inspect --json: kind character, 416x720, 20 frames a second"
+ok_points=1
+for name in left_eye right_eye mouth_left mouth_right mouth_center; do
+    [ -n "$(json_point "$T/sq.json" points $name)" ] && [ -n "$(json_point "$T/sq.json" source_points $name)" ] || ok_points=0
+done
+check "inspect --json names left_eye, right_eye, mouth_left, mouth_right, mouth_center in both pixel spaces" [ $ok_points = 1 ]
+set -- $(json_point "$T/sq.json" source_points left_eye)
+check "source_points give back the points file's left_eye (140, 127)" near "$1" 140 0.05
+check "... its y" near "$2" 127 0.05
+set -- $(json_point "$T/sq.json" points left_eye) $(json_point "$T/sq.json" points right_eye)
+check "frame points keep the picture's left on the left" [ "$(awk -v a="$1" -v b="$3" 'BEGIN { print (a < b) }')" = 1 ]
+run 0 avatar inspect --json avatars/grace-hopper.imx && grep -q '"kind": "photoreal"' "$T/out" \
+    && grep -q '"frames_per_second": 25' "$T/out" && grep -q '"mouth_center"' "$T/out"
+verdict "inspect --json of a photoreal avatar: kind photoreal, 25 frames a second, its points"
+run 4 avatar inspect --json "$T/missing.imx" && grep -q '"valid": false' "$T/out"
+verdict "inspect --json of a missing file: valid false, exit 4"
+
+run 0 avatar build $SRC/squirrel.png --character --points $SRC/squirrel.points.json --size 480x640 --background '#204060' \
+    -o "$T/sized.imx" && run 0 avatar inspect --json "$T/sized.imx" && grep -q '"width": 480' "$T/out" && grep -q '"height": 640' "$T/out"
+verdict "--size 480x640 --background #204060 builds a 480x640 character"
+
+# ---- bad points -------------------------------------------------------------------------------------------
+printf '{"left_eye": [10, 10], "mouth": "closed"}' > "$T/short.json"
+fails_with 2 "right_eye" "a points file without right_eye is refused, naming it" \
+    avatar build $SRC/squirrel.png --character --points "$T/short.json" -o "$T/bad.imx"
+sed 's/"left_eye": \[140, 127\]/"left_eye": [99999, 127]/' $SRC/squirrel.points.json > "$T/outside.json"
+fails_with 2 "outside" "a point outside the picture is refused" \
+    avatar build $SRC/squirrel.png --character --points "$T/outside.json" -o "$T/bad.imx"
+sed 's/"mouth": "open"/"mouth": "singing"/' $SRC/squirrel.points.json > "$T/style.json"
+fails_with 2 "mouth" "an unknown mouth style is refused" \
+    avatar build $SRC/squirrel.png --character --points "$T/style.json" -o "$T/bad.imx"
+printf 'not json' > "$T/garbage.json"
+fails_with 2 "JSON" "a points file that is not JSON is refused" \
+    avatar build $SRC/squirrel.png --character --points "$T/garbage.json" -o "$T/bad.imx"
+check "nothing is written for refused points" [ ! -e "$T/bad.imx" ]
+fails_with 2 "character" "--background without --character is a usage error" \
+    avatar build avatars/sources/grace_hopper.jpg --background '#000000' -o "$T/bad.imx"
+
+# ---- render -----------------------------------------------------------------------------------------------
+run 0 render $DEMO --avatar "$T/sq.imx" -o "$T/sq.mp4" --frames "$T/frames"
+verdict "render with a character avatar exits 0"
+check "the MP4 is 416 wide" [ "$(probe "$T/sq.mp4" v:0 width)" = 416 ]
+check "... and 720 high" [ "$(probe "$T/sq.mp4" v:0 height)" = 720 ]
+check "... at 20 frames a second" [ "$(probe "$T/sq.mp4" v:0 r_frame_rate)" = 20/1 ]
+# demo.wav: 133680 samples = 168 frames of 800 samples, and 5 frames easing to rest.
+check "... with 173 frames (168 speech of 800 samples, 5 easing to rest)" [ "$(frames_of "$T/sq.mp4")" = 173 ]
+check "render --frames writes the 173 frames as PNG" [ "$(ls "$T/frames" | wc -l)" = 173 ]
+run 0 render $DEMO --avatar "$T/sq.imx" -o "$T/head.mp4" --mode head
+verdict "render --mode head with a character exits 0"
+check "head mode is square" [ "$(probe "$T/head.mp4" v:0 width)" = "$(probe "$T/head.mp4" v:0 height)" ]
+run 0 render $DEMO --avatar "$T/sq.imx" -o "$T/sq.y4m"
+verdict "render to .y4m with a character exits 0"
+check "the .y4m stream says 20 frames a second" [ "$(head -c 64 "$T/sq.y4m" | grep -c 'F20:1')" = 1 ]
+
+# ---- the shared engine container --------------------------------------------------------------------------
+run 0 engine export -o "$T/shared.engine" && run 0 engine inspect "$T/shared.engine" && grep -q "valid shared engine container" "$T/out"
+verdict "engine export writes a container that engine inspect checks"
+fails_with 4 "INVALID" "engine inspect of an avatar says it is not a container" engine inspect "$T/sq.imx"
+
+# ---- a crafted rig: valid checksums, a point far outside the frame ---------------------------------------
+python3 - "$T/sq.imx" "$T/crafted.imx" <<'PY'
+import hashlib, struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+count = struct.unpack_from("<I", data, 12)[0]
+sections = []
+for i in range(count):
+    e = 64 + 80 * i
+    name = data[e:e + 16].rstrip(b"\0").decode()
+    enc, _, off, stored, length = struct.unpack_from("<IIQQQ", data, e + 16)
+    sections.append([name, enc, bytes(data[off:off + stored]), length])
+for s in sections:
+    if s[0] == "rig":
+        s[2] = s[2].replace(b'"mouth_left": [', b'"mouth_left": [-9e15, 1], "x": [', 1)
+        s[3] = len(s[2])
+table_end = 64 + 80 * len(sections)
+out = bytearray(data[:64])
+table = bytearray()
+offset = table_end
+for name, enc, body, length in sections:
+    table += name.encode().ljust(16, b"\0") + struct.pack("<IIQQQ", enc, 0, offset, len(body), length) + hashlib.sha256(body).digest()
+    offset += len(body)
+struct.pack_into("<Q", out, 16, offset)
+out[32:64] = hashlib.sha256(bytes(out[:32]) + bytes(table)).digest()
+open(sys.argv[2], "wb").write(bytes(out + table + b"".join(s[2] for s in sections)))
+PY
+fails_with 4 "outside" "render of a crafted character (valid checksums, a point far outside) is refused" \
+    render $DEMO --avatar "$T/crafted.imx" -o "$T/crafted.mp4"
+run 4 avatar inspect "$T/crafted.imx" && grep -q "INVALID" "$T/out"
+verdict "avatar inspect says INVALID for it, exit 4"
+
+echo "characters: $passed passed, $failed failed"
+[ "$failed" = 0 ]
