@@ -10,20 +10,33 @@ extension CharacterRenderer {
         let browRadius = max(0.3 * rig.eyeDistance, 3)
         let eyes = [(rig.leftEye, rig.leftEyeRadius * 1.12, palette.leftLid), (rig.rightEye, rig.rightEyeRadius * 1.12, palette.rightLid)]
         let lineAlphaScale = rig.mouth == .absent ? smoothstep(0.5, 3, f.upper + f.lower) : 1
+        let row = width * 3
         for y in rows {
             let out = o + ((y - view.y) * view.width - view.x) * 3
             let weights = weight + y * width
+            let parallaxWeights = parallaxWeight + y * width
+            let span = featureSpans[y]
             for x in columns {
+                let hb = weights[x]
+                let inFeatures = x >= Int(span.x) && x < Int(span.y)
+                if !inFeatures {
+                    // Only the head's motion here; where it does not move, the buffer already holds the picture.
+                    guard hb != 0 else { continue }
+                    let h = Float(hb) * (1 / 255)
+                    let dx = Float(x) - pivot.x - f.shift.x, dy = Float(y) - pivot.y - f.shift.y
+                    let pw = Float(parallaxWeights[x]) * (1 / 255)
+                    let qx = Float(x) + (pivot.x + f.cosRoll * dx + f.sinRoll * dy - Float(x)) * h - f.parallax.x * pw
+                    let qy = Float(y) + (pivot.y - f.sinRoll * dx + f.cosRoll * dy - Float(y)) * h - f.parallax.y * pw
+                    sample(qx, qy, maxX: maxX, maxY: maxY, row: row, into: out + x * 3)
+                    continue
+                }
                 let d = SIMD2(Float(x), Float(y))
-                let h = Float(weights[x]) * (1 / 255)
+                let h = Float(hb) * (1 / 255)
                 var q = d
                 if h > 0 {
                     let rel = d - pivot - f.shift
                     let src = pivot + SIMD2(f.cosRoll * rel.x + f.sinRoll * rel.y, -f.sinRoll * rel.x + f.cosRoll * rel.y)
-                    q = d + (src - d) * h
-                    let fromCentre = d - featureCentre
-                    let distance = (fromCentre.x * fromCentre.x + fromCentre.y * fromCentre.y).squareRoot()
-                    q -= f.parallax * (h * smoothstep(featureRadius, 0.35 * featureRadius, distance))
+                    q = d + (src - d) * h - f.parallax * (Float(parallaxWeights[x]) * (1 / 255))
                 }
                 // Lids, in the head's own coordinates (before the brows and mouth move anything).
                 var overlay = SIMD3<Float>(0, 0, 0)
@@ -96,6 +109,10 @@ extension CharacterRenderer {
                     }
                 }
                 // Sample the picture (bilinear), then lay the drawn parts over it.
+                if interior == nil, lineAlpha <= 0, overlayAlpha <= 0 {
+                    sample(q.x, q.y, maxX: maxX, maxY: maxY, row: row, into: out + x * 3)
+                    continue
+                }
                 var c: SIMD3<Float>
                 if let interior {
                     c = interior
@@ -104,7 +121,6 @@ extension CharacterRenderer {
                     let ix = Int(sx), iy = Int(sy)
                     let fx = sx - Float(ix), fy = sy - Float(iy)
                     let p = base + (iy * width + ix) * 3
-                    let row = width * 3
                     let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
                     c = SIMD3(
                         Float(p[0]) * w00 + Float(p[3]) * w10 + Float(p[row]) * w01 + Float(p[row + 3]) * w11,
@@ -118,6 +134,21 @@ extension CharacterRenderer {
                 dst[1] = UInt8(min(max(c.y + 0.5, 0), 255))
                 dst[2] = UInt8(min(max(c.z + 0.5, 0), 255))
             }
+        }
+    }
+
+    /// The picture at (`qx`, `qy`), bilinear in 8-bit fixed point, into `dst` (B, G, R).
+    @inline(__always)
+    func sample(_ qx: Float, _ qy: Float, maxX: Float, maxY: Float, row: Int, into dst: UnsafeMutablePointer<UInt8>) {
+        let sx = min(max(qx, 0), maxX), sy = min(max(qy, 0), maxY)
+        let fxFixed = Int(sx * 256), fyFixed = Int(sy * 256)
+        let ix = fxFixed >> 8, iy = fyFixed >> 8
+        let fx = fxFixed & 255, fy = fyFixed & 255
+        let p = base + (iy &* width &+ ix) &* 3
+        let w00 = (256 &- fx) &* (256 &- fy), w10 = fx &* (256 &- fy), w01 = (256 &- fx) &* fy, w11 = fx &* fy
+        for c in 0..<3 {
+            let v = Int(p[c]) &* w00 &+ Int(p[c &+ 3]) &* w10 &+ Int(p[row &+ c]) &* w01 &+ Int(p[row &+ c &+ 3]) &* w11
+            dst[c] = UInt8(truncatingIfNeeded: (v &+ 32768) >> 16)
         }
     }
 

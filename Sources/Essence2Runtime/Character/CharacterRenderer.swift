@@ -16,6 +16,12 @@ package final class CharacterRenderer: FrameDrawing {
     /// The picture (B,G,R) and the head-motion weight per pixel (0 still ... 255 moves with the head).
     let base: UnsafeMutablePointer<UInt8>
     let weight: UnsafeMutablePointer<UInt8>
+    /// Per pixel, how much of the features' parallax it takes (the head weight, fading out from the features'
+    /// centre), 0 ... 255.
+    let parallaxWeight: UnsafeMutablePointer<UInt8>
+    /// Per row, the columns [x0, x1) where the eyes, brows or mouth can draw or move anything (whatever the
+    /// head's motion): elsewhere a pixel moves with the head only, and one the head does not move is the picture's.
+    let featureSpans: UnsafeMutablePointer<SIMD2<Int32>>
     /// Where frames can differ from the picture.
     let region: PixelRect
     /// The head's pivot (the bottom centre of its outline) and size (its larger side), in pixels.
@@ -42,6 +48,9 @@ package final class CharacterRenderer: FrameDrawing {
         let weight = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         self.base = base
         self.weight = weight
+        let parallaxWeight = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        self.parallaxWeight = parallaxWeight
+        featureSpans = .allocate(capacity: height)
         let pixels = avatar.pixels.count == count * 3 ? avatar.pixels : [UInt8](repeating: 0, count: count * 3)
         pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: count * 3) }
         let mask = avatar.headMask.count == count ? avatar.headMask : [UInt8](repeating: 255, count: count)
@@ -91,11 +100,44 @@ package final class CharacterRenderer: FrameDrawing {
         let cx0 = min(max(x0, 0), width), cy0 = min(max(y0, 0), height)
         let cx1 = min(max(x1, cx0), width), cy1 = min(max(y1, cy0), height)
         region = PixelRect(x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0)
+
+        // The parallax weights, once (the features' centre and reach do not change).
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x
+                let d = SIMD2(Float(x), Float(y)) - featureCentre
+                let fade = smoothstep(featureRadius, 0.35 * featureRadius, (d.x * d.x + d.y * d.y).squareRoot())
+                parallaxWeight[i] = UInt8((Float(weight[i]) * fade).rounded())
+            }
+        }
+        // Where the features can reach: their boxes, grown by the head's largest motion.
+        var boxes: [(lo: SIMD2<Float>, hi: SIMD2<Float>)] = []
+        let reach = SIMD2<Float>(2.5 * halfWidth, 2.5 * halfWidth)
+        boxes.append((mouthMid - reach, mouthMid + SIMD2(2.5 * halfWidth, 2.7 * halfWidth + rig.mouthOpening)))
+        for (eye, radius) in [(rig.leftEye, rig.leftEyeRadius), (rig.rightEye, rig.rightEyeRadius)] {
+            let r = SIMD2<Float>(repeating: 1.12 * radius + 2)
+            boxes.append((eye - r, eye + r))
+        }
+        let browReach = max(0.3 * rig.eyeDistance, 3) * 1.7 + 0.6 * max(rig.leftEyeRadius, rig.rightEyeRadius, 0.04 * headSize)
+        for brow in [rig.leftBrow, rig.rightBrow].compactMap({ $0 }) {
+            let r = SIMD2<Float>(repeating: browReach)
+            boxes.append((brow - r, brow + r))
+        }
+        for y in 0..<height {
+            var x0 = Int32.max, x1 = Int32.min
+            for box in boxes where Float(y) >= box.lo.y - margin && Float(y) <= box.hi.y + margin {
+                x0 = min(x0, Int32(max(0, min(Float(width), (box.lo.x - margin).rounded(.down)))))
+                x1 = max(x1, Int32(max(0, min(Float(width), (box.hi.x + margin).rounded(.up)))))
+            }
+            featureSpans[y] = x0 < x1 ? SIMD2(x0, x1) : SIMD2(0, 0)
+        }
     }
 
     deinit {
         base.deallocate()
         weight.deallocate()
+        parallaxWeight.deallocate()
+        featureSpans.deallocate()
     }
 
     package func frameSize(_ mode: DisplayMode) -> (width: Int, height: Int) {

@@ -155,7 +155,7 @@ extension EngineState {
         if let anchored = timeline, anchored.replyID == reply.id {
             return anchored.line.due(reply.nextIndex) <= now + cadence.period / 2
         }
-        return reply.nextIndex == 0 && now - reply.firstPush >= EngineState.firstFrameDeadline
+        return reply.nextIndex == 0 && now - reply.firstPush >= cadence.firstFrameDeadline
     }
 
     private mutating func makeReplyFrame(

@@ -16,6 +16,12 @@ package struct FrameCadence: Sendable, Equatable, Hashable {
         self.framesPerSecond = framesPerSecond
     }
 
+    /// Realtime: a reply's first frame is rendered this long after its audio began, look-ahead or not (ns).
+    /// Expression 2's first frame needs 127.5 ms of audio with all its look-ahead; at 100 ms it renders with what
+    /// has come (at most 27.5 ms of look-ahead missing, for that one frame), so that it is shown within 150 ms of
+    /// its audio by a host that feeds 20 ms chunks live, whatever the phase of its 50 ms frame slots.
+    package var firstFrameDeadline: Int64 { framesPerSecond == 20 ? 100_000_000 : 160_000_000 }
+
     /// Essence 2: 25 frames a second, 640 samples (40 ms) each.
     package static let essence2 = FrameCadence(framesPerSecond: StreamFormat.framesPerSecond)
     /// Expression 2: 20 frames a second, 800 samples (50 ms) each.
