@@ -107,7 +107,26 @@ extension CharacterAvatarBuilder {
         var up = 0, down = 0
         while up < limit, luma(Int(c.x), Int(c.y) - up - 1) < skin - 30 { up += 1 }
         while down < limit, luma(Int(c.x), Int(c.y) + down + 1) < skin - 30 { down += 1 }
-        return min(max(Float(up + down + 1), 2), 0.8 * mouthWidth)
+        // Or: how far the pixels stay unlike the lips at the corners (an opening lighter than the face, as a
+        // tongue and teeth inside red lips are).
+        func colour(_ x: Int, _ y: Int) -> SIMD3<Float> {
+            let cx = min(max(x, 0), width - 1), cy = min(max(y, 0), height - 1)
+            let i = 3 * (cy * width + cx)
+            return SIMD3(Float(bgr[i]), Float(bgr[i + 1]), Float(bgr[i + 2]))
+        }
+        let inset = 0.12 * mouthWidth
+        let lips = [colour(Int(points.mouthLeft.x + inset), Int(points.mouthLeft.y)),
+                    colour(Int(points.mouthRight.x - inset), Int(points.mouthRight.y))]
+        func unlikeLips(_ x: Int, _ y: Int) -> Bool {
+            let p = colour(x, y)
+            return lips.allSatisfy { l in abs(p.x - l.x) + abs(p.y - l.y) + abs(p.z - l.z) > 90 }
+        }
+        var up2 = 0, down2 = 0
+        if unlikeLips(Int(c.x), Int(c.y)) {
+            while up2 < limit, unlikeLips(Int(c.x), Int(c.y) - up2 - 1) { up2 += 1 }
+            while down2 < limit, unlikeLips(Int(c.x), Int(c.y) + down2 + 1) { down2 += 1 }
+        }
+        return min(max(Float(max(up + down, up2 + down2) + 1), 2), 0.8 * mouthWidth)
     }
 
     /// The soft mask of what moves with the head: the outline filled, grown by a little and feathered.

@@ -8,7 +8,8 @@ extension CharacterRenderer {
         let lineWidth = max(1.2, 0.07 * halfWidth)
         let brows = [rig.leftBrow, rig.rightBrow].compactMap { $0 }
         let browRadius = max(0.3 * rig.eyeDistance, 3)
-        let eyes = [(rig.leftEye, rig.leftEyeRadius * 1.12, palette.leftLid), (rig.rightEye, rig.rightEyeRadius * 1.12, palette.rightLid)]
+        let eyes = [(rig.leftEye, rig.leftEyeRadius * 1.12, palette.leftLid, eyeMasks[0]),
+                    (rig.rightEye, rig.rightEyeRadius * 1.12, palette.rightLid, eyeMasks[1])]
         let lineAlphaScale = rig.mouth == .absent ? smoothstep(0.5, 3, f.upper + f.lower) : 1
         let row = width * 3
         for y in rows {
@@ -42,11 +43,12 @@ extension CharacterRenderer {
                 var overlay = SIMD3<Float>(0, 0, 0)
                 var overlayAlpha: Float = 0
                 if f.blink > 0.02 {
-                    for (centre, radius, colour) in eyes {
+                    for (centre, radius, colour, mask) in eyes {
                         let e = q - centre
                         guard abs(e.x) < radius + 1, abs(e.y) < radius + 1 else { continue }
                         let r = (e.x * e.x + e.y * e.y).squareRoot()
-                        let inCircle = clamp01(radius - r + 0.5)
+                        // The lid covers the eye itself, not the skin, hair or glasses around it.
+                        let inCircle = clamp01(radius - r + 0.5) * mask.value(at: q)
                         let edge = -radius + 2 * radius * f.blink
                         let covered = clamp01(edge - e.y + 0.5) * inCircle
                         let lash = f.blink > 0.08 ? clamp01(1 - abs(e.y - edge) / max(1, 0.14 * radius)) * inCircle : 0

@@ -22,6 +22,8 @@ package final class CharacterRenderer: FrameDrawing {
     /// Per row, the columns [x0, x1) where the eyes, brows or mouth can draw or move anything (whatever the
     /// head's motion): elsewhere a pixel moves with the head only, and one the head does not move is the picture's.
     let featureSpans: UnsafeMutablePointer<SIMD2<Int32>>
+    /// Where each eye (left, right) differs from the skin its lid is drawn in.
+    let eyeMasks: [EyeMask]
     /// Where frames can differ from the picture.
     let region: PixelRect
     /// The head's pivot (the bottom centre of its outline) and size (its larger side), in pixels.
@@ -63,7 +65,12 @@ package final class CharacterRenderer: FrameDrawing {
             outline: [SIMD2(0, 0), SIMD2(Float(width), 0), SIMD2(Float(width), Float(height))],
             sourceWidth: width, sourceHeight: height, sourceScale: 1, sourceOffset: .zero)
         self.rig = rig
-        palette = CharacterPalette(pixels: pixels, width: width, height: height, rig: rig)
+        let palette = CharacterPalette(pixels: pixels, width: width, height: height, rig: rig)
+        self.palette = palette
+        eyeMasks = [EyeMask(pixels: pixels, width: width, height: height, centre: rig.leftEye,
+                            radius: rig.leftEyeRadius * 1.12 + 2, lid: palette.leftLid),
+                    EyeMask(pixels: pixels, width: width, height: height, centre: rig.rightEye,
+                            radius: rig.rightEyeRadius * 1.12 + 2, lid: palette.rightLid)]
         headBox = avatar.headBox
 
         var lo = SIMD2<Float>(Float.greatestFiniteMagnitude, Float.greatestFiniteMagnitude), hi = -lo

@@ -36,7 +36,7 @@ extension Renderer {
     }
 
     /// The avatar's head box limited to the portrait; a square around the face when it has no area there.
-    static func clampedHeadBox(_ box: PixelRect, width: Int, height: Int, faceBox: PixelRect) -> PixelRect {
+    package static func clampedHeadBox(_ box: PixelRect, width: Int, height: Int, faceBox: PixelRect) -> PixelRect {
         let image = PixelRect(x: 0, y: 0, width: width, height: height)
         let b = intersect(box, image)
         if b.width > 0, b.height > 0 { return b }

@@ -35,7 +35,7 @@ extension AvatarCommand {
             guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 600 else {
                 return usageError("--idle \(value) is not a number of seconds in 0...600")
             }
-            idleFrames = max(1, Int((seconds * Double(StreamFormat.framesPerSecond)).rounded()))
+            idleFrames = max(1, Int((seconds * Double(StreamFormat.framesPerSecond)).rounded()))  // at 25 a second
         }
         var seed: UInt64?
         if let value = scanned.value("--seed") {
@@ -47,13 +47,16 @@ extension AvatarCommand {
         }
         do throws(CLIError) {
             let (_, avatar) = try ImxLocator.load(scanned.positionals.first)
-            let renderer = Renderer(avatar: avatar)
-            let crop = Self.cropRect(region, avatar: avatar, renderer: renderer)
+            let renderer = avatar.makeRenderer()
+            let crop = Self.cropRect(region, avatar: avatar)
+            // Idle frames at the avatar's own rate (25 a second, or 20 for a character).
+            let cadence = avatar.cadence
+            let idleCount = idleFrames.map { max(1, $0 * cadence.framesPerSecond / StreamFormat.framesPerSecond) }
             let files = try FrameFiles(directory: directory)
             var frame = [UInt8](repeating: 0, count: avatar.width * avatar.height * 3)
             var tile = [UInt8](repeating: 0, count: crop.width * crop.height * 3)
             func write(_ params: FrameParams, name: String) throws(CLIError) {
-                frame.withUnsafeMutableBytes { renderer.render(params, mode: .full, into: $0) }
+                _ = frame.withUnsafeMutableBytes { renderer.render(params, mode: .full, into: $0, over: nil) }
                 for y in 0..<crop.height {
                     let from = ((crop.y + y) * avatar.width + crop.x) * 3
                     tile.replaceSubrange((y * crop.width * 3)..<((y + 1) * crop.width * 3),
@@ -70,10 +73,11 @@ extension AvatarCommand {
                 if let failure { throw failure }
             }
             do throws(CLIError) {
-                if let idleFrames {
+                if let idleFrames = idleCount {
                     let motion = IdleMotion(seed: seed ?? avatar.seed)
                     for k in 0..<idleFrames {
-                        try write(FrameParams(pose: motion.pose(at: k)), name: FrameFiles.name(prefix: "idle", index: k))
+                        try write(FrameParams(pose: motion.pose(at: cadence.motionFrame(k))),
+                                  name: FrameFiles.name(prefix: "idle", index: k))
                     }
                     print("essence2: wrote \(idleFrames) idle frames (\(crop.width)x\(crop.height)) to \(directory)/")
                 } else {
@@ -96,15 +100,21 @@ extension AvatarCommand {
 
     /// The rectangle of the frame a region keeps: everything, the head box, or a box around the mouth 1.6 times
     /// its width and 0.6 times that high (kept inside the frame).
-    static func cropRect(_ region: PoseRegion, avatar: Avatar, renderer: Renderer) -> PixelRect {
+    static func cropRect(_ region: PoseRegion, avatar: Avatar) -> PixelRect {
         let whole = PixelRect(x: 0, y: 0, width: avatar.width, height: avatar.height)
         switch region {
         case .full:
             return whole
         case .face:
-            return renderer.headBox
+            return Renderer.clampedHeadBox(avatar.headBox, width: avatar.width, height: avatar.height,
+                                           faceBox: avatar.landmarks.faceBox)
         case .mouth:
-            let m = avatar.landmarks.mouthBox
+            var m = avatar.landmarks.mouthBox
+            if let rig = avatar.character {
+                // A character's mouth opens downwards: a box from a third of its width above the lip line.
+                let w = max(8, rig.mouthRight.x - rig.mouthLeft.x)
+                m = PixelRect(x: Int(rig.mouthLeft.x), y: Int(rig.mouthCenter.y - 0.2 * w), width: Int(w), height: Int(0.8 * w))
+            }
             let w = min(avatar.width, max(16, m.width * 8 / 5)), h = min(avatar.height, max(12, w * 3 / 5))
             let cx = m.x + m.width / 2, cy = m.y + m.height / 2
             let x = min(max(cx - w / 2, 0), avatar.width - w), y = min(max(cy - h / 2, 0), avatar.height - h)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# tools/make_character_sheets.sh - contact sheets of character avatars (Expression 2), to look at them up close:
+# for each picture, one PNG of three rows cropped to the head (HEAD mode's square), 9 tiles each:
+#   1. the mouth shapes rest, a, e, i, o, u, m, f/v, l/th (essence2 avatar poses),
+#   2. idle motion, every 8th frame of 3.6 s (blinks, sway, breathing),
+#   3. a clip: every 4th frame of examples/audio/demo.wav from 1.0 s (speech, 0.2 s apart).
+#
+#   tools/make_character_sheets.sh ESSENCE2 PICTURES_DIR LABELS.json OUT_DIR
+#
+# LABELS.json holds each picture's points ({"pictures": {"name.png": {points...}}}, the format of
+# `avatar build --points`); pictures without points are built by the point finder. Needs ffmpeg and python3.
+set -euo pipefail
+BIN=$1 PICS=$2 LABELS=$3 OUT=$4
+mkdir -p "$OUT"
+work=$(mktemp -d /tmp/essence2-sheets.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+for picture in "$PICS"/*.png; do
+  name=$(basename "$picture" .png)
+  python3 - "$LABELS" "$name.png" "$work/$name.points.json" <<'PY'
+import json, sys
+labels = json.load(open(sys.argv[1]))["pictures"]
+entry = labels.get(sys.argv[2])
+if entry is not None:
+    json.dump(entry, open(sys.argv[3], "w"))
+PY
+  if [ -s "$work/$name.points.json" ]; then
+    "$BIN" avatar build "$picture" --character --points "$work/$name.points.json" -o "$work/$name.imx" >/dev/null
+  else
+    "$BIN" avatar build "$picture" --character -o "$work/$name.imx" >/dev/null || [ $? = 7 ]
+  fi
+  "$BIN" avatar poses "$work/$name.imx" --region face --frames "$work/$name-poses" >/dev/null
+  "$BIN" avatar poses "$work/$name.imx" --region face --idle 4.5 --frames "$work/$name-idle" >/dev/null
+  "$BIN" render examples/audio/demo.wav --avatar "$work/$name.imx" --mode head --seed 5 -o "$work/$name.mp4" \
+    --frames "$work/$name-clip" -q
+  tile() {  # tile DIR PATTERN START STEP OUT: 9 frames of DIR, every STEP-th from START, 180 px squares
+    local list=() i
+    for i in $(seq 0 8); do list+=(-i "$(printf "$1/$2" $(( $3 + i * $4 )))"); done
+    ffmpeg -loglevel error -y "${list[@]}" -filter_complex \
+      "$(for i in $(seq 0 8); do printf '[%d]scale=180:180:force_original_aspect_ratio=decrease,pad=180:180:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8]hstack=inputs=9" "$5"
+  }
+  poses=()
+  for p in rest a e i o u m fv lth; do poses+=(-i "$work/$name-poses/pose_$p.png"); done
+  ffmpeg -loglevel error -y "${poses[@]}" -filter_complex \
+    "$(for i in $(seq 0 8); do printf '[%d]scale=180:180:force_original_aspect_ratio=decrease,pad=180:180:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8]hstack=inputs=9" "$work/$name-row1.png"
+  tile "$work/$name-idle" "idle_%05d.png" 0 8 "$work/$name-row2.png"
+  tile "$work/$name-clip" "frame_%05d.png" 20 4 "$work/$name-row3.png"
+  ffmpeg -loglevel error -y -i "$work/$name-row1.png" -i "$work/$name-row2.png" -i "$work/$name-row3.png" \
+    -filter_complex "[0][1][2]vstack=inputs=3" "$OUT/$name.png"
+  echo "$OUT/$name.png"
+done
