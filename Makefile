@@ -314,6 +314,9 @@ $(OUT)/bench/grace-1080x1920-fill.imx: $(CLI) avatars/sources/grace_hopper.jpg
 bench: deps build $(BENCH_AVATARS)
 	$(CLI) bench --avatar avatars/grace-hopper.imx
 	@for a in avatars/astronaut.imx $(BENCH_AVATARS); do $(CLI) bench --avatar $$a --native-only 2>/dev/null | sed -n '/^essence2 bench/,/^peak memory, 4/p'; done
+	@echo "Expression 2 (a character, avatars/squirrel.imx built by the command at its default 416x720, 20 frames a second):"
+	@$(CLI) bench --avatar avatars/squirrel.imx --native-only 2>/dev/null | sed -n '/^essence2 bench/,/^Drawing alone/p'
+	@$(CLI) bench --live 8 --seconds 60 --avatar avatars/squirrel.imx 2>/dev/null
 	@$(CLI) bench --live 8 --seconds 60 --avatar avatars/grace-hopper.imx 2>/dev/null
 	@$(CLI) bench --live 4 --seconds 60 --avatar $(OUT)/bench/grace-1080x1920-fit.imx 2>/dev/null
 	@$(CLI) bench --live 4 --seconds 60 --avatar $(OUT)/bench/grace-1080x1920-fill.imx 2>/dev/null

@@ -4,7 +4,15 @@ extension CharacterRenderer {
               into o: UnsafeMutablePointer<UInt8>) {
         let rig = self.rig
         let maxX = Float(width - 1) - 0.001, maxY = Float(height - 1) - 0.001
-        let mouthReach = SIMD2(2.4 * halfWidth, 2.6 * halfWidth + rig.mouthOpening)
+        // Where this frame's mouth moves anything: the lens's width (or, while the mouth spreads or rounds, the
+        // reach of that), from the upper lip's pull above to the jaw's below.
+        let widthMatters = abs(f.widthScale - 1) > 0.004
+        let reachX = widthMatters ? 2.35 * halfWidth : halfWidth * max(f.widthScale, 1) + 1
+        let bendReach = abs(bend) + 1
+        let reachUp = widthMatters ? max(1.9 * halfWidth, 0) + bendReach
+            : max(f.upper, f.drawnUpper) + 1.15 * halfWidth + bendReach
+        let reachDown = widthMatters ? max(1.9 * halfWidth, max(f.lower, f.drawnLower) + jawReach) + bendReach
+            : max(f.lower, f.drawnLower) + jawReach + bendReach
         let lineWidth = max(1.2, 0.07 * halfWidth)
         let brows = [rig.leftBrow, rig.rightBrow].compactMap { $0 }
         let browRadius = max(0.3 * rig.eyeDistance, 3)
@@ -12,17 +20,24 @@ extension CharacterRenderer {
                     (rig.rightEye, rig.rightEyeRadius * 1.12, palette.rightLid, eyeMasks[1])]
         let lineAlphaScale = rig.mouth == .absent ? smoothstep(0.5, 3, f.upper + f.lower) : 1
         let row = width * 3
+        // How far the head's motion moves any pixel this frame (plus the bilinear footprint): a pixel whose flat
+        // reach is larger samples its own colour.
+        let rollSine = abs(f.sinRoll) + (1 - f.cosRoll)
+        let moved = Int((abs(f.shift.x) + abs(f.shift.y) + rollSine * pivotReach + abs(f.parallax.x) + abs(f.parallax.y))
+            .rounded(.up)) + 2
         for y in rows {
             let out = o + ((y - view.y) * view.width - view.x) * 3
             let weights = weight + y * width
             let parallaxWeights = parallaxWeight + y * width
             let span = featureSpans[y]
+            let flats = flatReach + y * width
             for x in columns {
                 let hb = weights[x]
                 let inFeatures = x >= Int(span.x) && x < Int(span.y)
                 if !inFeatures {
-                    // Only the head's motion here; where it does not move, the buffer already holds the picture.
-                    guard hb != 0 else { continue }
+                    // Only the head's motion here; where it does not move, or moves within a flat fill, the buffer
+                    // already holds the picture.
+                    guard hb != 0, Int(flats[x]) <= moved else { continue }
                     let h = Float(hb) * (1 / 255)
                     let dx = Float(x) - pivot.x - f.shift.x, dy = Float(y) - pivot.y - f.shift.y
                     let pw = Float(parallaxWeights[x]) * (1 / 255)
@@ -73,7 +88,7 @@ extension CharacterRenderer {
                     let rel = q - mouthMid
                     let u = rel.x * mouthAxis.x + rel.y * mouthAxis.y
                     let along = rel.x * mouthNormal.x + rel.y * mouthNormal.y
-                    if abs(u) < mouthReach.x, along > -mouthReach.x, along < mouthReach.y {
+                    if abs(u) < reachX, along > -reachUp, along < reachDown {
                         let tn = u / halfWidth
                         let lineV = bend * max(0, 1 - tn * tn)
                         let v = along - lineV

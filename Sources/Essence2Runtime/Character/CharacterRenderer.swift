@@ -22,6 +22,12 @@ package final class CharacterRenderer: FrameDrawing {
     /// Per row, the columns [x0, x1) where the eyes, brows or mouth can draw or move anything (whatever the
     /// head's motion): elsewhere a pixel moves with the head only, and one the head does not move is the picture's.
     let featureSpans: UnsafeMutablePointer<SIMD2<Int32>>
+    /// Per pixel, how far (in pixels, on the chessboard) the picture stays one flat colour around it, up to 255:
+    /// a pixel moved by less than this samples its own colour, so it need not be drawn at all (flat fills of
+    /// cartoons), and a photograph's pixels, never flat, are all drawn.
+    let flatReach: UnsafeMutablePointer<UInt8>
+    /// The farthest a head pixel is from the pivot (for the bound on how far the head's motion moves one).
+    let pivotReach: Float
     /// Where each eye (left, right) differs from the skin its lid is drawn in.
     let eyeMasks: [EyeMask]
     /// Where frames can differ from the picture.
@@ -53,6 +59,8 @@ package final class CharacterRenderer: FrameDrawing {
         let parallaxWeight = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         self.parallaxWeight = parallaxWeight
         featureSpans = .allocate(capacity: height)
+        let flatReach = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        self.flatReach = flatReach
         let pixels = avatar.pixels.count == count * 3 ? avatar.pixels : [UInt8](repeating: 0, count: count * 3)
         pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: count * 3) }
         let mask = avatar.headMask.count == count ? avatar.headMask : [UInt8](repeating: 255, count: count)
@@ -108,6 +116,52 @@ package final class CharacterRenderer: FrameDrawing {
         let cx1 = min(max(x1, cx0), width), cy1 = min(max(y1, cy0), height)
         region = PixelRect(x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0)
 
+        // Flat reach: 0 where a pixel differs from a 4-neighbour, else the chessboard distance to such a pixel.
+        let w = width, h = height
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x
+                let p = base + 3 * i
+                func same(_ j: Int) -> Bool { let q = base + 3 * j; return q[0] == p[0] && q[1] == p[1] && q[2] == p[2] }
+                let flat = (x == 0 || same(i - 1)) && (x == w - 1 || same(i + 1)) && (y == 0 || same(i - w))
+                    && (y == h - 1 || same(i + w))
+                flatReach[i] = flat ? 255 : 0
+            }
+        }
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x
+                var v = Int(flatReach[i])
+                if x > 0 { v = min(v, Int(flatReach[i - 1]) + 1) }
+                if y > 0 {
+                    v = min(v, Int(flatReach[i - w]) + 1)
+                    if x > 0 { v = min(v, Int(flatReach[i - w - 1]) + 1) }
+                    if x < w - 1 { v = min(v, Int(flatReach[i - w + 1]) + 1) }
+                }
+                flatReach[i] = UInt8(v)
+            }
+        }
+        for y in stride(from: h - 1, through: 0, by: -1) {
+            for x in stride(from: w - 1, through: 0, by: -1) {
+                let i = y * w + x
+                var v = Int(flatReach[i])
+                if x < w - 1 { v = min(v, Int(flatReach[i + 1]) + 1) }
+                if y < h - 1 {
+                    v = min(v, Int(flatReach[i + w]) + 1)
+                    if x < w - 1 { v = min(v, Int(flatReach[i + w + 1]) + 1) }
+                    if x > 0 { v = min(v, Int(flatReach[i + w - 1]) + 1) }
+                }
+                flatReach[i] = UInt8(v)
+            }
+        }
+        var farthest: Float = 0
+        for corner in [SIMD2<Float>(Float(cx0), Float(cy0)), SIMD2(Float(cx1), Float(cy0)), SIMD2(Float(cx0), Float(cy1)),
+                       SIMD2(Float(cx1), Float(cy1))] {
+            let d = corner - pivot
+            farthest = max(farthest, (d.x * d.x + d.y * d.y).squareRoot())
+        }
+        pivotReach = farthest
+
         // The parallax weights, once (the features' centre and reach do not change).
         for y in 0..<height {
             for x in 0..<width {
@@ -145,6 +199,7 @@ package final class CharacterRenderer: FrameDrawing {
         weight.deallocate()
         parallaxWeight.deallocate()
         featureSpans.deallocate()
+        flatReach.deallocate()
     }
 
     package func frameSize(_ mode: DisplayMode) -> (width: Int, height: Int) {

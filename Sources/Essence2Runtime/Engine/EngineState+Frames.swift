@@ -14,7 +14,10 @@ extension EngineState {
         guard !stopped else { return .notDue }
         guard capacity >= frameBytes else { return .tooSmall }
         endRepliesAfterSilence(now: now)
-        if pacing.isPaced, !clock.isDue(at: now) { return .notDue }
+        if pacing.isPaced, !clock.isDue(at: now) {
+            guard !idleOnly, replyStartIsReady(now: now) else { return .notDue }
+            clock.restart()
+        }
         if !idleOnly {
             if let frame = takeReplyFrame(now: now) { return show(frame, now: now) }
             // Unpaced: while a reply's audio is queued, only its frames come out.
@@ -31,6 +34,15 @@ extension EngineState {
         }
         idleQueue.removeFirst()
         return show(first, now: now)
+    }
+
+    /// Realtime: the next frame starts a reply, is rendered, and its slot is within the cadence's reply-start
+    /// lead: it may go out now.
+    private func replyStartIsReady(now: Int64) -> Bool {
+        guard pacing == .realtime, cadence.replyStartLead > 0, let due = clock.nextDue,
+              now >= due - cadence.replyStartLead, let front = queue.first, front.kind == .speech, front.isRendered,
+              front.index == 0, timeline?.replyID != front.replyID, lastShown?.kind != .speech else { return false }
+        return true
     }
 
     /// Frames ready to pull now: 0 when a pull would return nothing.

@@ -22,6 +22,12 @@ package struct FrameCadence: Sendable, Equatable, Hashable {
     /// its audio by a host that feeds 20 ms chunks live, whatever the phase of its 50 ms frame slots.
     package var firstFrameDeadline: Int64 { framesPerSecond == 20 ? 100_000_000 : 160_000_000 }
 
+    /// Realtime: how long before its slot a reply's first speech frame may go out once it is rendered (ns), the
+    /// slot grid then starting again from it (the reply anchors the frame clock as it anchors its timeline).
+    /// Expression 2's 50 ms slots would otherwise add up to 50 ms to the first speech frame; Essence 2 keeps
+    /// its grid (0).
+    package var replyStartLead: Int64 { framesPerSecond == 20 ? period / 2 : 0 }
+
     /// Essence 2: 25 frames a second, 640 samples (40 ms) each.
     package static let essence2 = FrameCadence(framesPerSecond: StreamFormat.framesPerSecond)
     /// Expression 2: 20 frames a second, 800 samples (50 ms) each.

@@ -58,7 +58,10 @@ enum BenchCommand {
         let report = BenchReport(version: "\(LibraryVersion.string)", avatar: avatarPath, speech: speech.path ?? "synthetic",
                                  speechSeconds: Double(speech.samples.count) / Double(SpeechAudio.sampleRate),
                                  cpus: sysconf(Int32(_SC_NPROCESSORS_ONLN)), repetitions: options.repetitions, runs: runs,
-                                 lipSync: BenchLipSync.measure(speech.samples, repetitions: options.repetitions))
+                                 lipSync: BenchLipSync.measure(speech.samples, repetitions: options.repetitions),
+                                 renderAlone: (try? ImxLocator.load(options.avatar).1).map {
+                                     BenchRenderAlone.measure($0, repetitions: options.repetitions)
+                                 })
         if options.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -12,6 +12,8 @@ struct BenchReport: Codable {
     var lipSync: [BenchLipSync]
     /// The learned lip-sync model's size.
     var lipSyncModel = BenchLipSyncModel()
+    /// Drawing alone, the avatar at its own size.
+    var renderAlone: BenchRenderAlone?
 
     /// The run for a canvas and engine count.
     func run(width: Int, height: Int, engines: Int) -> BenchRun? {
@@ -58,10 +60,12 @@ struct BenchReport: Codable {
             "Frames per reply (1 / 4 engines; the speech is shortened on slow machines): \(frames.joined(separator: ", ")).",
             "Memory: one process per column and engine count; VmHWM is its peak resident set.",
             "Lip sync alone (audio to articulation, one thread, per 40 ms frame): \(lipSyncCost.joined(separator: ", "))",
+            renderAlone.map { "Drawing alone (\($0.width)x\($0.height), CPU time of all threads per frame): "
+                + "\(Formatting.fixed($0.cpuSecondsPerFrame * 1000, digits: 3)) ms" } ?? "",
             "Learned lip-sync model: \(lipSyncModel.members) networks averaged, \(lipSyncModel.values) values, "
                 + "\(lipSyncModel.bytes) bytes of half-precision weights embedded in the library.",
         ]
-        let footer = "\n\n" + lines.joined(separator: "\n")
+        let footer = "\n\n" + lines.filter { !$0.isEmpty }.joined(separator: "\n")
         return header + "\n" + TextTable.render(rows) + footer
     }
 }
