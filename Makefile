@@ -34,7 +34,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval character-train all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -341,6 +341,20 @@ lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
 	@python3 -c 'import torch' 2>/dev/null || python3 -m pip install -q torch
 	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model --real tools/lipsync/real
 	python3 tools/lipsync/export.py --model $(OUT)/lipsync-model/model.pt
+
+# The character point finder (tools/character/README.md): draws the training characters, trains the small CNN
+# (CPU, fixed seeds, ~20 minutes on 2 cores) and writes Sources/CCharacterWeights/character_weights.e2cp.
+CHARACTER_VENV := build/character-venv
+
+$(CHARACTER_VENV)/.ready: tools/character/requirements.txt
+	python3 -m venv $(CHARACTER_VENV)
+	$(CHARACTER_VENV)/bin/pip install -q -r tools/character/requirements.txt --extra-index-url https://download.pytorch.org/whl/cpu
+	touch $@
+
+character-train: $(CHARACTER_VENV)/.ready
+	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt
+	$(CHARACTER_VENV)/bin/python tools/character/export.py --model build/character/model.pt
+	$(CHARACTER_VENV)/bin/python tools/character/evaluate.py --model build/character/model.pt
 
 # Phone alignment of the real recordings (forced alignment with PocketSphinx, PyPI): writes the <clip>.json files
 # committed beside them in tools/lipsync/real, and measures the aligner on synthetic speech with exact labels.
