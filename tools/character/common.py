@@ -17,35 +17,31 @@ def sample_crop(rgba, x0, y0, side):
     the picture is transparent; the colour is then composited over white. Mirrors CharacterPointFinder.crop."""
     H, W = rgba.shape[:2]
     k = int(min(4, max(1, math.ceil(side / SIZE - 1e-6))))
-    step = side / SIZE
-    sub = (np.arange(k, dtype=np.float64) + 0.5) / k
-    coords = (np.arange(SIZE, dtype=np.float64)[:, None] + sub[None, :]).reshape(-1) * step  # SIZE*k
-    xs = x0 + coords - 0.5
-    ys = y0 + coords - 0.5
     src = rgba.astype(np.float32) / 255.0
     prem = np.concatenate([src[..., :3] * src[..., 3:4], src[..., 3:4]], axis=2)
-
-    def axis(v, n):
-        f = np.floor(v)
-        i0 = f.astype(np.int64)
-        w1 = (v - f).astype(np.float32)
-        return i0, i0 + 1, 1 - w1, w1, n
-
-    out = np.zeros((SIZE * k, SIZE * k, 4), np.float32)
-    yi0, yi1, wy0, wy1, _ = axis(ys, H)
-    xi0, xi1, wx0, wx1, _ = axis(xs, W)
-    for yi, wy in ((yi0, wy0), (yi1, wy1)):
-        vy = (yi >= 0) & (yi < H)
-        yc = np.clip(yi, 0, H - 1)
-        for xi, wx in ((xi0, wx0), (xi1, wx1)):
-            vx = (xi >= 0) & (xi < W)
-            xc = np.clip(xi, 0, W - 1)
-            w = (wy * vy)[:, None] * (wx * vx)[None, :]
-            out += prem[yc][:, xc] * w[..., None]
-    out = out.reshape(SIZE, k, SIZE, k, 4).mean(axis=(1, 3))
+    # bilinear sampling averaged over k x k samples is separable: out = Ay . prem . Ax^T per channel
+    ay = _axis_matrix(y0, side, k, H)
+    ax = _axis_matrix(x0, side, k, W)
+    out = (ay @ prem.reshape(H, W * 4)).reshape(SIZE, W, 4)
+    out = np.matmul(ax[None], out)
     a = out[..., 3:4]
     rgb = out[..., :3] + (1 - a)
-    return np.concatenate([rgb, a], axis=2)
+    return np.concatenate([rgb, a], axis=2).astype(np.float32)
+
+
+def _axis_matrix(origin, side, k, n):
+    """SIZE x n: output index -> the mean of its k bilinear samples' weights on the source indices (outside: 0)."""
+    step = side / SIZE
+    m = np.zeros((SIZE, n + 5), np.float64)
+    sub = (np.arange(k, dtype=np.float64) + 0.5) / k
+    v = origin + (np.arange(SIZE, dtype=np.float64)[:, None] + sub[None, :]) * step - 0.5  # SIZE x k
+    f = np.floor(v)
+    w1 = v - f
+    i0 = np.clip(f.astype(np.int64), -2, n + 1) + 2  # shifted by 2: columns 0, 1, n+2, n+3 are outside
+    rows = np.repeat(np.arange(SIZE), k)
+    np.add.at(m, (rows, i0.reshape(-1)), (1 - w1).reshape(-1) / k)
+    np.add.at(m, (rows, i0.reshape(-1) + 1), w1.reshape(-1) / k)
+    return m[:, 2:n + 2].astype(np.float32)
 
 
 def labels_to_vector(p, x0, y0, side):

@@ -172,7 +172,8 @@ def draw_scene(rng, negative=None):
         return _augment(rng, img), None
 
     # ---- placement: head centre and radius
-    R = float(rng.uniform(28, 95))
+    small = rng.random() < .2  # a small figure (a wizard at a desk): head 10-20 % of the picture, body below
+    R = float(rng.uniform(12, 28) if small else rng.uniform(28, 95))
     cx = float(rng.uniform(R * 0.8, S - R * 0.8))
     cy = float(rng.uniform(R * 0.9, S - R * 0.6))
     head = Head(rng, cx, cy, R)
@@ -195,7 +196,7 @@ def draw_scene(rng, negative=None):
 
     # ---- body (drawn first, under the head)
     img = _to_img(canvas)
-    if rng.random() < .55:
+    if small or rng.random() < .55:
         bw = R * rng.uniform(0.8, 1.9)
         top = cy + head.sy * rng.uniform(0.6, 1.0)
         bcol = _col(rng)
@@ -366,9 +367,13 @@ def draw_scene(rng, negative=None):
     eh = er * rng.uniform(1.0, 1.6) if ekind in ("oval", "anime") else er
     eye_col = _col(rng, True) if rng.random() < .8 else _col(rng)
     radii = []
+    hide_far = rng.random() < .4
     for i, x in enumerate((lx, rx)):
         far = (yaw > .2 and i == 0) or (yaw < -.2 and i == 1)
         sx = er * (1 - abs(yaw) * .6 if far else 1)
+        if far and abs(yaw) > .3 and hide_far:  # hidden (behind hair or the nose): labelled where it would be
+            radii.append(float((sx + eh) / 2))
+            continue
         if ekind == "dot":
             d.ellipse([x - sx, ey - eh, x + sx, ey + eh], fill=eye_col + (255,))
             if rng.random() < .5:
