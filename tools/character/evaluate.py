@@ -80,7 +80,7 @@ class Finder:
 
 
 def score(found, label):
-    ed = np.linalg.norm(np.subtract(label["right_eye"], label["left_eye"]))
+    ed = max(1e-6, np.linalg.norm(np.subtract(label["right_eye"], label["left_eye"])))
     errs = {k: np.linalg.norm(np.subtract(found[k], label[k])) / ed for k in KEYS}
     worst = max(errs, key=errs.get)
     return errs[worst], worst
@@ -108,6 +108,7 @@ def main():
     ap.add_argument("--model", default="build/character/model.pt")
     ap.add_argument("--dump")
     ap.add_argument("--swift")
+    ap.add_argument("--drawn", type=int, default=0, help="also measure on this many drawn scenes (seed 999)")
     args = ap.parse_args()
     labels = json.load(open(args.labels))["pictures"]
     if args.dump:
@@ -126,6 +127,15 @@ def main():
         table(results, labels)
         return
     finder = Finder(args.model)
+    if args.drawn:
+        import draw
+        errs = []
+        for i in range(args.drawn):
+            img, p = draw.draw_scene(np.random.default_rng([999, 1000 + i]), negative=False)
+            errs.append(score(finder.find(np.asarray(img)), p)[0])
+        errs = np.array(errs)
+        print(f"{args.drawn} drawn scenes (seed 999, never trained on): median {np.median(errs):.3f} eye distances, "
+              f"{(errs <= .15).mean() * 100:.0f} % within 0.15, {(errs <= .25).mean() * 100:.0f} % within 0.25")
     results = {name: finder.find(load_rgba(os.path.join(args.pictures, name))) for name in labels}
     json.dump(results, open("build/character/python-results.json", "w"), indent=1)
     table(results, labels)

@@ -60,20 +60,20 @@ def make_samples(args):
 
 
 def dataset(seed, scenes, cache):
-    path = os.path.join(cache, f"data-{seed}-{scenes}.npz")
-    if os.path.exists(path):
-        d = np.load(path)
-        return d["x"], d["v"], d["m"], d["b"], d["o"]
+    """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache`."""
     os.makedirs(cache, exist_ok=True)
     chunk = 250
     jobs = [(seed, s, min(chunk, scenes - s)) for s in range(0, scenes, chunk)]
+    path = lambda j: os.path.join(cache, f"chunk-{j[0]}-{j[1]}-{j[2]}.npz")
+    todo = [j for j in jobs if not os.path.exists(path(j))]
     t = time.time()
-    with mp.Pool(2) as pool:
-        parts = pool.map(make_samples, jobs)
-    x, v, m, b, o = (np.concatenate([p[i] for p in parts]) for i in range(5))
-    np.savez(path, x=x, v=v, m=m, b=b, o=o)
-    print(f"drew {scenes} scenes -> {len(x)} crops in {time.time() - t:.0f} s", flush=True)
-    return x, v, m, b, o
+    if todo:
+        with mp.Pool(2) as pool:
+            for j, part in zip(todo, pool.imap(make_samples, todo)):
+                np.savez(path(j), x=part[0], v=part[1], m=part[2], b=part[3], o=part[4])
+        print(f"drew {sum(j[2] for j in todo)} scenes in {time.time() - t:.0f} s", flush=True)
+    parts = [np.load(path(j)) for j in jobs]
+    return tuple(np.concatenate([p[k] for p in parts]) for k in ("x", "v", "m", "b", "o"))
 
 
 # loss weights per entry of the 48-vector: eyes and mouth 1, brows .5 (only where drawn), radii .5, outline .3
@@ -82,8 +82,8 @@ W_POINTS = np.array([1.0] * 10 + [0.5] * 4 + [0.5] * 2 + [0.3] * 32, np.float32)
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scenes", type=int, default=8000)
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--scenes", type=int, default=20000)
+    ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache", default="build/character")
     ap.add_argument("--out", default="build/character/model.pt")
@@ -132,11 +132,12 @@ def main():
             opt.step()
             sched.step()
             step += 1
-            tot += float(loss)
+            tot += float(loss.detach())
         print(f"epoch {ep + 1}/{args.epochs} loss {tot / (n // bs):.4f} ({time.time() - t0:.0f} s)", flush=True)
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    net.eval()
-    torch.save(net.state_dict(), args.out)
+        os.makedirs(os.path.dirname(args.out), exist_ok=True)
+        net.eval()
+        torch.save(net.state_dict(), args.out)  # after every epoch (the last one is the result)
+        net.train()
     print("wrote", args.out)
 
 
