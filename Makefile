@@ -343,7 +343,7 @@ lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
 	python3 tools/lipsync/export.py --model $(OUT)/lipsync-model/model.pt
 
 # The character point finder (tools/character/README.md): draws the training characters, trains the small CNN
-# (CPU, fixed seeds, ~20 minutes on 2 cores) and writes Sources/CCharacterWeights/character_weights.e2cp.
+# (CPU, fixed seeds, ~30 minutes on 2 shared cores) and writes Sources/CCharacterWeights/character_weights.e2cp.
 CHARACTER_VENV := build/character-venv
 
 $(CHARACTER_VENV)/.ready: tools/character/requirements.txt
@@ -352,7 +352,11 @@ $(CHARACTER_VENV)/.ready: tools/character/requirements.txt
 	touch $@
 
 character-train: $(CHARACTER_VENV)/.ready
-	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt
+	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt \
+		--epochs 9 --finetune-epochs 0
+	cp build/character/model.pt build/character/model-stage1.pt
+	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt \
+		--init build/character/model-stage1.pt --epochs 0 --finetune-epochs 3
 	$(CHARACTER_VENV)/bin/python tools/character/export.py --model build/character/model.pt
 	$(CHARACTER_VENV)/bin/python tools/character/evaluate.py --model build/character/model.pt
 

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import HEAD_CROP, MOUTHS, build_net, mirror_vector, sample_crop  # noqa: E402
 
 KEYS = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
-REFINEMENTS = 2
+REFINEMENTS = int(os.environ.get("CHARACTER_REFINEMENTS", "2"))
 
 
 def load_rgba(path):

@@ -76,38 +76,16 @@ def dataset(seed, scenes, cache):
     return tuple(np.concatenate([p[k] for p in parts]) for k in ("x", "v", "m", "b", "o"))
 
 
-# loss weights per entry of the 48-vector: eyes and mouth 1, brows .5 (only where drawn), radii .5, outline .3
-W_POINTS = np.array([1.0] * 10 + [0.5] * 4 + [0.5] * 2 + [0.3] * 32, np.float32)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--scenes", type=int, default=20000)
-    ap.add_argument("--epochs", type=int, default=14)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--cache", default="build/character")
-    ap.add_argument("--out", default="build/character/model.pt")
-    args = ap.parse_args()
-
+def run_epochs(net, opt, sched, epochs, g, data, out_path, label):
     import torch
     import torch.nn.functional as F
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
-    x, v, m, b, o = dataset(args.seed, args.scenes, args.cache)
-    vm = np.stack([mirror_vector(r) for r in v])
+    x, v, vm, m, b, o = data
     n = len(x)
-    print(f"{n} crops, {int(o.sum())} with a character", flush=True)
-
-    net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     bs = 64
-    steps = args.epochs * (n // bs)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=.15)
     w = torch.from_numpy(W_POINTS)
-    g = np.random.default_rng(args.seed + 100)
     t0 = time.time()
-    step = 0
-    for ep in range(args.epochs):
+    net.train()
+    for ep in range(epochs):
         perm = g.permutation(n)
         tot = 0.0
         for k in range(n // bs):
@@ -131,13 +109,56 @@ def main():
             loss.backward()
             opt.step()
             sched.step()
-            step += 1
             tot += float(loss.detach())
-        print(f"epoch {ep + 1}/{args.epochs} loss {tot / (n // bs):.4f} ({time.time() - t0:.0f} s)", flush=True)
-        os.makedirs(os.path.dirname(args.out), exist_ok=True)
+        print(f"{label}epoch {ep + 1}/{epochs} loss {tot / (n // bs):.4f} ({time.time() - t0:.0f} s)", flush=True)
+        os.makedirs(os.path.dirname(out_path), exist_ok=True)
         net.eval()
-        torch.save(net.state_dict(), args.out)  # after every epoch (the last one is the result)
+        torch.save(net.state_dict(), out_path)  # after every epoch (the last one is the result)
         net.train()
+    net.eval()
+
+
+# loss weights per entry of the 48-vector: eyes and mouth 1, brows .5 (only where drawn), radii .5, outline .3
+W_POINTS = np.array([1.0] * 10 + [0.5] * 4 + [0.5] * 2 + [0.3] * 32, np.float32)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--scenes", type=int, default=20000)
+    ap.add_argument("--epochs", type=int, default=9)
+    ap.add_argument("--finetune-epochs", type=int, default=3)
+    ap.add_argument("--init", help="start from these weights (e.g. stage 1's, with --epochs 0)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cache", default="build/character")
+    ap.add_argument("--out", default="build/character/model.pt")
+    args = ap.parse_args()
+
+    import torch
+    import torch.nn.functional as F
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(2)
+    x, v, m, b, o = dataset(args.seed, args.scenes, args.cache)
+    vm = np.stack([mirror_vector(r) for r in v])
+    n = len(x)
+    print(f"{n} crops, {int(o.sum())} with a character", flush=True)
+    data = (x, v, vm, m, b, o)
+
+    net = build_net()
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    if args.epochs:
+        opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+        steps = args.epochs * (n // 64)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=.15)
+        run_epochs(net, opt, sched, args.epochs, np.random.default_rng(args.seed + 100), data, args.out, "")
+    if args.finetune_epochs:
+        # stage 2: a cosine from 1e-3 to 0, its own optimizer and random stream (so running it from the saved
+        # stage-1 weights with --init gives the same result as one run)
+        opt = torch.optim.AdamW(net.parameters(), 1e-3, weight_decay=1e-4)
+        steps = args.finetune_epochs * (n // 64)
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
+        run_epochs(net, opt, sched, args.finetune_epochs, np.random.default_rng(args.seed + 200), data, args.out,
+                   "fine-tune ")
     print("wrote", args.out)
 
 
