@@ -2,6 +2,9 @@
 as raw RGBA bytes (name.rgba) and their true points (name.json) in Tests/Essence2Tests/Fixtures/characters/.
 
   python make_fixtures.py [indices...]
+
+With build/character/model.pt present, each JSON also gets "reference": what evaluate.py's Python finder (the
+same steps as the Swift one) finds, which the Swift test matches to a hundredth of a pixel or so.
 """
 import json
 import os
@@ -23,7 +26,11 @@ def scene(i):
 
 
 def main():
-    indices = [int(a) for a in sys.argv[1:]] or [0, 1, 2, 3]
+    indices = [int(a) for a in sys.argv[1:]] or [0, 2, 9, 13]
+    finder = None
+    if os.path.exists("build/character/model.pt"):
+        from evaluate import Finder
+        finder = Finder("build/character/model.pt")
     os.makedirs(OUT, exist_ok=True)
     for i in indices:
         img, p = scene(i)
@@ -37,6 +44,10 @@ def main():
                                     "left_brow", "right_brow")}
         doc.update(width=SIDE, height=SIDE, mouth=p["mouth"], left_eye_radius=round(p["left_eye_radius"] * f, 2),
                    right_eye_radius=round(p["right_eye_radius"] * f, 2), outline=[s(q) for q in p["outline"]])
+        if finder is not None:
+            r = finder.find(a)
+            doc["reference"] = {k: r[k] for k in ("left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center",
+                                                  "confidence")}
         json.dump(doc, open(os.path.join(OUT, f"drawn_{i}.json"), "w"), indent=1)
         print("wrote", f"drawn_{i}", p["mouth"])
 

@@ -5,6 +5,6 @@
 /** Size in bytes of character_weights.e2cp, the character point finder's weights file. */
 #define E2_CHARACTER_WEIGHTS_SIZE 2110040
 /** SHA-256 of character_weights.e2cp, lower-case hex. */
-#define E2_CHARACTER_WEIGHTS_SHA256 "606a6bf384586b970c811f5375e4237d575f65f9bef3021bbf0d0e1dbfe65676"
+#define E2_CHARACTER_WEIGHTS_SHA256 "1f222cb69880ae6a914fa22c2a00cd1f6156528351242f5df788519e70f5cce6"
 
 #endif
