@@ -34,7 +34,7 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name 
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
 
-.PHONY: lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval character-train all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -351,6 +351,7 @@ $(CHARACTER_VENV)/.ready: tools/character/requirements.txt
 	$(CHARACTER_VENV)/bin/pip install -q -r tools/character/requirements.txt --extra-index-url https://download.pytorch.org/whl/cpu
 	touch $@
 
+.PHONY: character-train
 character-train: $(CHARACTER_VENV)/.ready
 	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt \
 		--epochs 9 --finetune-epochs 0
