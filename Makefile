@@ -354,6 +354,25 @@ lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
 	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model --real tools/lipsync/real
 	python3 tools/lipsync/export.py --model $(OUT)/lipsync-model/model.pt
 
+# The character point finder (tools/character/README.md): draws the training characters, trains the small CNN
+# (CPU, fixed seeds, ~30 minutes on 2 shared cores) and writes Sources/CCharacterWeights/character_weights.e2cp.
+CHARACTER_VENV := build/character-venv
+
+$(CHARACTER_VENV)/.ready: tools/character/requirements.txt
+	python3 -m venv $(CHARACTER_VENV)
+	$(CHARACTER_VENV)/bin/pip install -q -r tools/character/requirements.txt --extra-index-url https://download.pytorch.org/whl/cpu
+	touch $@
+
+.PHONY: character-train
+character-train: $(CHARACTER_VENV)/.ready
+	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt \
+		--epochs 9 --finetune-epochs 0
+	cp build/character/model.pt build/character/model-stage1.pt
+	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt \
+		--init build/character/model-stage1.pt --epochs 0 --finetune-epochs 3
+	$(CHARACTER_VENV)/bin/python tools/character/export.py --model build/character/model.pt
+	$(CHARACTER_VENV)/bin/python tools/character/evaluate.py --model build/character/model.pt
+
 # Phone alignment of the real recordings (forced alignment with PocketSphinx, PyPI): writes the <clip>.json files
 # committed beside them in tools/lipsync/real, and measures the aligner on synthetic speech with exact labels.
 lipsync-align: lipsync-deps $(OUT)/lipsync-data/manifest.json

@@ -28,6 +28,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2ls"]),
+        // The character point finder's weights (tools/character), embedded as bytes (C, #embed).
+        .target(name: "CCharacterWeights", exclude: ["character_weights.e2cp"]),
         // The engine, the renderer, the audio core and the .imx reader: no network code (FrameGate is its door).
         .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights"]),
         // Sessions and metering, avatar downloads and credentials (docs/sessions.md), behind the runtime's
@@ -44,7 +46,7 @@ let package = Package(
         // The reference's Expression 2 API, on the same engine (through Essence2Kit's frame and event machinery).
         .target(name: "Expression2", dependencies: ["Essence2Runtime", "Essence2Service", "Essence2Kit"]),
         .target(name: "Essence2Vision", dependencies: ["Essence2Runtime"]),
-        .target(name: "Essence2Authoring", dependencies: ["Essence2Runtime", "Essence2Vision"]),
+        .target(name: "Essence2Authoring", dependencies: ["Essence2Runtime", "Essence2Vision", "CCharacterWeights"]),
         .target(
             name: "Essence2C",
             dependencies: ["Essence2Interface"],

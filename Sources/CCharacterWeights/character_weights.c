@@ -1,0 +1,16 @@
+/* The character point finder's weights file, embedded as bytes (C23 #embed; clang accepts it in C11 mode as an
+ * extension). Format: tools/character/export.py and Sources/Essence2Authoring/CharacterPointFinder+Weights.swift. */
+#include "character_weights.h"
+
+#pragma clang diagnostic ignored "-Wc23-extensions"
+
+static const unsigned char weights[] = {
+#embed "character_weights.e2cp"
+};
+
+_Static_assert(sizeof weights == E2_CHARACTER_WEIGHTS_SIZE,
+               "character_weights.e2cp and character_weights_info.h disagree: run tools/character/export.py again");
+
+const unsigned char *e2_character_weights(void) { return weights; }
+
+unsigned long e2_character_weights_size(void) { return sizeof weights; }

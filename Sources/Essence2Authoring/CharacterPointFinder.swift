@@ -1,0 +1,241 @@
+/// Finds the eyes, mouth, brows and head outline of a character (Expression 2 avatars: cartoon heads, animals,
+/// mascots, plush toys, drawings), where human face detectors fail. A small CNN (tools/character: trained only on
+/// characters our own generator draws; weights embedded from Sources/CCharacterWeights) regresses the points on a
+/// 96 x 96 crop (R, G, B composited over white, and alpha):
+///
+/// 1. the whole picture, letterboxed into a square (outside the picture is transparent): a first guess of the
+///    head's outline, whose box places
+/// 2. a square of 1.6 times the head's size around the head, run as it is and mirrored (the mirrored pass's
+///    points mirrored back, left and right swapped); the two are averaged; this is done `refinements` times, each
+///    time around the previous outline.
+///
+/// Confidence: `character * agreement`, where `character` is the network's probability that the crop holds a
+/// character face (it was trained with pictures without one), and `agreement = clamp(1 - d / 0.3, 0, 1)` with `d`
+/// the largest distance between the plain and the mirrored pass's eye and mouth points, divided by the eye distance:
+/// a face the network sees clearly gives the same points both ways round. Below `lowConfidence` the caller should
+/// say that the points are a guess and point the user at the rig editor.
+package enum CharacterPointFinder {
+    /// Below this confidence the points are a guess: say so, and offer the rig editor.
+    package static let lowConfidence: Float = 0.5
+    /// Head crop side / the head outline's larger side (tools/character/common.py HEAD_CROP).
+    static let headCrop: Float = 1.6
+    static let refinements = 2
+
+    /// The points of the character in a picture of `width` x `height` pixels: `bgr` 3 bytes a pixel (blue, green,
+    /// red), `alpha` one byte a pixel (255 opaque) or nil for an opaque picture. Throws `badPicture` when the
+    /// buffers do not match the size, `badWeights` when the embedded weights cannot be read.
+    package static func find(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPoints {
+        let network = try CharacterNetwork.embedded.get()
+        return try find(bgr: bgr, alpha: alpha, width: width, height: height, network: network)
+    }
+
+    package static func find(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int,
+                             network: CharacterNetwork) throws -> CharacterPoints {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
+            throw CharacterPointFinderError.badPicture("size \(width) x \(height)")
+        }
+        guard bgr.count == width * height * 3 else {
+            throw CharacterPointFinderError.badPicture("\(bgr.count) colour bytes for \(width) x \(height) pixels")
+        }
+        if let alpha, alpha.count != width * height {
+            throw CharacterPointFinderError.badPicture("\(alpha.count) alpha bytes for \(width) x \(height) pixels")
+        }
+        let picture = Picture(bgr: bgr, alpha: alpha, width: width, height: height)
+        // Pass 1: the whole picture.
+        let side = Float(max(width, height))
+        var box = Box(x0: (Float(width) - side) / 2, y0: (Float(height) - side) / 2, side: side)
+        var result = Output(network.run(crop(picture, box, size: network.size, mirrored: false)), box: box)
+        var disagreement: Float = 0
+        for _ in 0..<refinements {
+            box = headBox(result.outline)
+            let plain = Output(network.run(crop(picture, box, size: network.size, mirrored: false)), box: box)
+            let mirroredRaw = network.run(crop(picture, box, size: network.size, mirrored: true))
+            let mirrored = Output(unmirror(mirroredRaw), box: box)
+            result = plain.averaged(with: mirrored)
+            let eyeDistance = max(1e-3, simd_length(result.points[1] - result.points[0]))
+            disagreement = (0..<5).map { simd_length(plain.points[$0] - mirrored.points[$0]) }.max()! / eyeDistance
+        }
+        let agreement = min(1, max(0, 1 - disagreement / 0.3))
+        return result.characterPoints(confidence: result.character * agreement)
+    }
+
+    // MARK: - Crops
+
+    struct Box {
+        var x0, y0, side: Float
+    }
+
+    private static func headBox(_ outline: [SIMD2<Float>]) -> Box {
+        var lo = outline[0], hi = outline[0]
+        for p in outline {
+            lo = simd_min(lo, p)
+            hi = simd_max(hi, p)
+        }
+        let c = (lo + hi) / 2
+        let side = max(4, headCrop * max(hi.x - lo.x, hi.y - lo.y))
+        return Box(x0: c.x - side / 2, y0: c.y - side / 2, side: side)
+    }
+
+    struct Picture {
+        var bgr: [UInt8]
+        var alpha: [UInt8]?
+        var width, height: Int
+    }
+
+    /// The network's input for `box` of the picture: size x size x 4 values (channel-major R, G, B, A, each
+    /// in 0...1 minus 0.5), every pixel the mean of k x k premultiplied bilinear samples (k = ceil(side / size), at
+    /// most 4), outside the picture transparent, the colour then composited over white; mirrored left to right
+    /// when asked. The same as tools/character/common.py sample_crop.
+    static func crop(_ picture: Picture, _ box: Box, size: Int, mirrored: Bool) -> [Float] {
+        let k = Int(min(4, max(1, (Double(box.side) / Double(size) - 1e-6).rounded(.up))))
+        let step = Double(box.side) / Double(size)
+        let n = size * k
+        // Per axis: the first source index and its weight (the second index is first + 1, weight 1 - w0), with
+        // the weights of indices outside the picture set to 0.
+        func taps(_ origin: Float, _ limit: Int) -> (index: [Int], w0: [Float], w1: [Float]) {
+            var index = [Int](repeating: 0, count: n), w0 = [Float](repeating: 0, count: n)
+            var w1 = [Float](repeating: 0, count: n)
+            for i in 0..<n {
+                let v = Double(origin) + (Double(i / k) + (Double(i % k) + 0.5) / Double(k)) * step - 0.5
+                let f = v.rounded(.down)
+                let i0 = Int(max(-2, min(Double(limit + 1), f)))
+                let frac = Float(v - f)
+                index[i] = i0
+                w0[i] = (i0 >= 0 && i0 < limit) ? 1 - frac : 0
+                w1[i] = (i0 + 1 >= 0 && i0 + 1 < limit) ? frac : 0
+            }
+            return (index, w0, w1)
+        }
+        let xs = taps(box.x0, picture.width), ys = taps(box.y0, picture.height)
+        let width = picture.width, height = picture.height
+        let plane = size * size
+        var out = [Float](repeating: 0, count: 4 * plane)
+        let scale = 1 / Float(k * k)
+        picture.bgr.withUnsafeBufferPointer { bgr in
+            let alphaBytes = picture.alpha ?? []
+            alphaBytes.withUnsafeBufferPointer { alphaPointer in
+                let hasAlpha = picture.alpha != nil
+                out.withUnsafeMutableBufferPointer { dst in
+                    // Premultiplied R, G, B and A of a source pixel, 0...1.
+                    func pixel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+                        let i = y * width + x
+                        let a: Float = hasAlpha ? Float(alphaPointer[i]) / 255 : 1
+                        let rgb = SIMD3<Float>(Float(bgr[3 * i + 2]), Float(bgr[3 * i + 1]), Float(bgr[3 * i])) / 255
+                        return SIMD4<Float>(rgb * a, a)
+                    }
+                    for oy in 0..<size {
+                        for ox in 0..<size {
+                            var sum = SIMD4<Float>(repeating: 0)
+                            for sy in 0..<k {
+                                let yi = oy * k + sy
+                                let y0 = ys.index[yi], wy0 = ys.w0[yi], wy1 = ys.w1[yi]
+                                for sx in 0..<k {
+                                    let xi = ox * k + sx
+                                    let x0 = xs.index[xi], wx0 = xs.w0[xi], wx1 = xs.w1[xi]
+                                    if wy0 > 0 {
+                                        if wx0 > 0 { sum += pixel(x0, y0) * (wy0 * wx0) }
+                                        if wx1 > 0 { sum += pixel(x0 + 1, y0) * (wy0 * wx1) }
+                                    }
+                                    if wy1 > 0 {
+                                        if wx0 > 0 { sum += pixel(x0, y0 + 1) * (wy1 * wx0) }
+                                        if wx1 > 0 { sum += pixel(x0 + 1, y0 + 1) * (wy1 * wx1) }
+                                    }
+                                }
+                            }
+                            sum *= scale
+                            let a = sum.w
+                            let tx = mirrored ? size - 1 - ox : ox
+                            let d = oy * size + tx
+                            dst[d] = sum.x + (1 - a) - 0.5
+                            dst[plane + d] = sum.y + (1 - a) - 0.5
+                            dst[2 * plane + d] = sum.z + (1 - a) - 0.5
+                            dst[3 * plane + d] = a - 0.5
+                        }
+                    }
+                }
+            }
+        }
+        _ = height
+        return out
+    }
+
+    // MARK: - Outputs
+
+    /// The outputs of a mirrored crop as those of the plain crop: x -> 1 - x, left and right swapped, the outline
+    /// re-ordered (tools/character/common.py mirror_vector).
+    static func unmirror(_ v: [Float]) -> [Float] {
+        var m = v
+        func x(_ i: Int) -> Float { 1 - v[2 * i] }
+        for (a, b) in [(0, 1), (2, 3), (5, 6)] {
+            m[2 * a] = x(b); m[2 * a + 1] = v[2 * b + 1]
+            m[2 * b] = x(a); m[2 * b + 1] = v[2 * a + 1]
+        }
+        m[8] = x(4); m[9] = v[9]
+        m[14] = v[15]; m[15] = v[14]
+        for i in 0..<16 {
+            let j = (16 - i) % 16
+            m[16 + 2 * i] = 1 - v[16 + 2 * j]
+            m[17 + 2 * i] = v[17 + 2 * j]
+        }
+        return m
+    }
+
+    /// The network's outputs for one crop, in picture pixels.
+    struct Output {
+        /// left eye, right eye, mouth left, mouth right, mouth centre, left brow, right brow.
+        var points: [SIMD2<Float>]
+        var radii: SIMD2<Float>
+        var outline: [SIMD2<Float>]
+        var mouthLogits: SIMD3<Float>
+        var browsLogit: Float
+        var characterLogit: Float
+
+        init(_ v: [Float], box: Box) {
+            func p(_ i: Int) -> SIMD2<Float> { SIMD2(box.x0 + v[2 * i] * box.side, box.y0 + v[2 * i + 1] * box.side) }
+            points = (0..<7).map(p)
+            radii = SIMD2(max(0.5, v[14] / 10 * box.side), max(0.5, v[15] / 10 * box.side))
+            outline = (8..<24).map(p)
+            mouthLogits = SIMD3(v[48], v[49], v[50])
+            browsLogit = v[51]
+            characterLogit = v[52]
+        }
+
+        func averaged(with o: Output) -> Output {
+            var r = self
+            r.points = zip(points, o.points).map { ($0 + $1) / 2 }
+            r.radii = (radii + o.radii) / 2
+            r.outline = zip(outline, o.outline).map { ($0 + $1) / 2 }
+            r.mouthLogits = (mouthLogits + o.mouthLogits) / 2
+            r.browsLogit = (browsLogit + o.browsLogit) / 2
+            r.characterLogit = (characterLogit + o.characterLogit) / 2
+            return r
+        }
+
+        var character: Float { 1 / (1 + _exp(-characterLogit)) }
+
+        func characterPoints(confidence: Float) -> CharacterPoints {
+            let states: [CharacterPoints.MouthState] = [.open, .closed, .absent]
+            var best = 0
+            for i in 1..<3 where mouthLogits[i] > mouthLogits[best] { best = i }
+            let brows = browsLogit > 0
+            return CharacterPoints(leftEye: points[0], rightEye: points[1], leftEyeRadius: radii.x,
+                                   rightEyeRadius: radii.y, mouthLeft: points[2], mouthRight: points[3],
+                                   mouthCenter: points[4], leftBrow: brows ? points[5] : nil,
+                                   rightBrow: brows ? points[6] : nil, mouth: states[best], outline: outline,
+                                   confidence: max(0, min(1, confidence.isFinite ? confidence : 0)))
+        }
+    }
+}
+
+private func simd_length(_ v: SIMD2<Float>) -> Float { (v * v).sum().squareRoot() }
+private func simd_min(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> SIMD2<Float> { pointwiseMin(a, b) }
+private func simd_max(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> SIMD2<Float> { pointwiseMax(a, b) }
+private func _exp(_ x: Float) -> Float {
+    // exp without Foundation: 2^(x log2 e) by range reduction and a short polynomial (relative error < 1e-6).
+    let t = max(-80, min(80, x)) * 1.442_695_04
+    let n = t.rounded(.down)
+    let f = (t - n) * 0.693_147_18
+    var p: Float = 1 + f * (1 + f * (0.5 + f * (1.0 / 6 + f * (1.0 / 24 + f * (1.0 / 120 + f / 720)))))
+    p *= Float(sign: .plus, exponent: Int(n), significand: 1)
+    return p
+}

@@ -1,0 +1,87 @@
+"""Shared by train.py, evaluate.py and export.py: the crop sampler (the Swift finder does the same), the label
+vector layout and the network."""
+import math
+
+import numpy as np
+
+SIZE = 96  # the network's input: SIZE x SIZE, 4 channels (RGB composited over white, alpha)
+POINT_NAMES = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center", "left_brow", "right_brow"]
+N_OUT = 14 + 2 + 32 + 3 + 1 + 1  # 7 points, 2 radii, 16 outline points, mouth logits, brows logit, character logit
+MOUTHS = ["open", "closed", "absent"]
+HEAD_CROP = 1.6  # pass 2's square crop: this times the larger side of pass 1's outline box
+
+
+def sample_crop(rgba, x0, y0, side):
+    """The square [x0, x0+side) x [y0, y0+side) of rgba (HxWx4 uint8) as SIZE x SIZE x 4 float32 in 0...1:
+    premultiplied bilinear samples, k x k per output pixel (k = ceil(side / SIZE), at most 4), averaged; outside
+    the picture is transparent; the colour is then composited over white. Mirrors CharacterPointFinder.crop."""
+    H, W = rgba.shape[:2]
+    k = int(min(4, max(1, math.ceil(side / SIZE - 1e-6))))
+    src = rgba.astype(np.float32) / 255.0
+    prem = np.concatenate([src[..., :3] * src[..., 3:4], src[..., 3:4]], axis=2)
+    # bilinear sampling averaged over k x k samples is separable: out = Ay . prem . Ax^T per channel
+    ay = _axis_matrix(y0, side, k, H)
+    ax = _axis_matrix(x0, side, k, W)
+    out = (ay @ prem.reshape(H, W * 4)).reshape(SIZE, W, 4)
+    out = np.matmul(ax[None], out)
+    a = out[..., 3:4]
+    rgb = out[..., :3] + (1 - a)
+    return np.concatenate([rgb, a], axis=2).astype(np.float32)
+
+
+def _axis_matrix(origin, side, k, n):
+    """SIZE x n: output index -> the mean of its k bilinear samples' weights on the source indices (outside: 0)."""
+    step = side / SIZE
+    m = np.zeros((SIZE, n + 5), np.float64)
+    sub = (np.arange(k, dtype=np.float64) + 0.5) / k
+    v = origin + (np.arange(SIZE, dtype=np.float64)[:, None] + sub[None, :]) * step - 0.5  # SIZE x k
+    f = np.floor(v)
+    w1 = v - f
+    i0 = np.clip(f.astype(np.int64), -2, n + 1) + 2  # shifted by 2: columns 0, 1, n+2, n+3 are outside
+    rows = np.repeat(np.arange(SIZE), k)
+    np.add.at(m, (rows, i0.reshape(-1)), (1 - w1).reshape(-1) / k)
+    np.add.at(m, (rows, i0.reshape(-1) + 1), w1.reshape(-1) / k)
+    return m[:, 2:n + 2].astype(np.float32)
+
+
+def labels_to_vector(p, x0, y0, side):
+    """Points dict (picture pixels) -> (48 floats in crop units, mouth class, brows 0/1)."""
+    v = np.zeros(48, np.float32)
+    for i, k in enumerate(POINT_NAMES):
+        q = p[k]
+        if q is None:  # absent brow: the eye's position, masked out of the loss
+            q = p["left_eye" if k == "left_brow" else "right_eye"]
+        v[2 * i] = (q[0] - x0) / side
+        v[2 * i + 1] = (q[1] - y0) / side
+    v[14] = p["left_eye_radius"] / side * 10
+    v[15] = p["right_eye_radius"] / side * 10
+    for i, q in enumerate(p["outline"]):
+        v[16 + 2 * i] = (q[0] - x0) / side
+        v[17 + 2 * i] = (q[1] - y0) / side
+    return v, MOUTHS.index(p["mouth"]), float(p["left_brow"] is not None)
+
+
+def mirror_vector(v):
+    """The label vector of the mirrored crop."""
+    m = v.copy()
+    xs = lambda i: 1 - v[2 * i]
+    for a, b in ((0, 1), (2, 3), (5, 6)):
+        m[2 * a], m[2 * a + 1] = xs(b), v[2 * b + 1]
+        m[2 * b], m[2 * b + 1] = xs(a), v[2 * a + 1]
+    m[8], m[9] = xs(4), v[9]
+    m[14], m[15] = v[15], v[14]
+    for i in range(16):
+        j = (16 - i) % 16
+        m[16 + 2 * i] = 1 - v[16 + 2 * j]
+        m[17 + 2 * i] = v[17 + 2 * j]
+    return m
+
+
+def build_net():
+    import torch.nn as nn
+
+    def block(cin, cout, stride):
+        return [nn.Conv2d(cin, cout, 3, stride, 1), nn.BatchNorm2d(cout), nn.ReLU()]
+    layers = block(4, 12, 2) + block(12, 24, 2) + block(24, 32, 2) + block(32, 32, 1) + block(32, 64, 2) + \
+        block(64, 64, 1) + [nn.Flatten(), nn.Linear(64 * 6 * 6, 192), nn.ReLU(), nn.Linear(192, N_OUT)]
+    return nn.Sequential(*layers)

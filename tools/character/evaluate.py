@@ -1,0 +1,145 @@
+"""Measures the character point finder on hand-labelled pictures (avatars/characters/labels.json).
+
+  python evaluate.py [--pictures /work/shared/characters] [--model build/character/model.pt]
+      the finder's pipeline in Python (torch), the same steps as CharacterPointFinder.swift
+  python evaluate.py --dump DIR      writes each picture as DIR/name.rgba (+ name.json: width, height) for the
+                                     Swift test CharacterPointFinderTests (CHARACTER_EVAL_DIR=DIR), which writes
+                                     DIR/name.result.json
+  python evaluate.py --swift DIR     the table from the Swift finder's results
+
+Per picture: the largest error of the eye and mouth points (left_eye, right_eye, mouth_left, mouth_right,
+mouth_center) divided by the labelled eye distance; "ok" when within 0.25.
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import HEAD_CROP, MOUTHS, build_net, mirror_vector, sample_crop  # noqa: E402
+
+KEYS = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
+REFINEMENTS = int(os.environ.get("CHARACTER_REFINEMENTS", "2"))
+
+
+def load_rgba(path):
+    return np.asarray(Image.open(path).convert("RGBA"))
+
+
+class Finder:
+    def __init__(self, model):
+        import torch
+        self.torch = torch
+        self.net = build_net()
+        self.net.load_state_dict(torch.load(model))
+        self.net.eval()
+
+    def run(self, crop):
+        x = self.torch.from_numpy(np.ascontiguousarray((crop - 0.5).transpose(2, 0, 1)[None]).astype(np.float32))
+        with self.torch.no_grad():
+            return self.net(x)[0].numpy().astype(np.float64)
+
+    @staticmethod
+    def decode(v, x0, y0, side):
+        pts = np.stack([x0 + v[0:48:2] * side, y0 + v[1:48:2] * side], 1)  # 24 points: 7, (radii slot), outline
+        return dict(points=pts[:7], radii=v[14:16] / 10 * side, outline=np.stack([x0 + v[16:48:2] * side,
+                                                                                  y0 + v[17:48:2] * side], 1),
+                    logits=v[48:])
+
+    def find(self, rgba):
+        H, W = rgba.shape[:2]
+        side = max(W, H)
+        box = ((W - side) / 2, (H - side) / 2, side)
+        out = self.decode(self.run(sample_crop(rgba, *box)), *box)
+        dis = 0.0
+        for _ in range(REFINEMENTS):
+            o = out["outline"]
+            lo, hi = o.min(0), o.max(0)
+            c = (lo + hi) / 2
+            s = max(4.0, HEAD_CROP * float(max(hi - lo)))
+            box = (c[0] - s / 2, c[1] - s / 2, s)
+            crop = sample_crop(rgba, *box)
+            plain = self.decode(self.run(crop), *box)
+            mir = self.decode(mirror_vector(self.run(crop[:, ::-1]).astype(np.float32)).astype(np.float64), *box)
+            out = {k: (plain[k] + mir[k]) / 2 for k in plain}
+            ed = max(1e-3, np.linalg.norm(out["points"][1] - out["points"][0]))
+            dis = max(np.linalg.norm(plain["points"][i] - mir["points"][i]) for i in range(5)) / ed
+        lg = out["logits"]
+        character = 1 / (1 + np.exp(-lg[4]))
+        conf = character * min(1, max(0, 1 - dis / 0.3))
+        p = out["points"]
+        brows = lg[3] > 0
+        return dict(left_eye=p[0].tolist(), right_eye=p[1].tolist(), mouth_left=p[2].tolist(),
+                    mouth_right=p[3].tolist(), mouth_center=p[4].tolist(),
+                    left_brow=p[5].tolist() if brows else None, right_brow=p[6].tolist() if brows else None,
+                    left_eye_radius=float(out["radii"][0]), right_eye_radius=float(out["radii"][1]),
+                    mouth=MOUTHS[int(np.argmax(lg[:3]))], outline=out["outline"].tolist(), confidence=float(conf))
+
+
+def score(found, label):
+    ed = max(1e-6, np.linalg.norm(np.subtract(label["right_eye"], label["left_eye"])))
+    errs = {k: np.linalg.norm(np.subtract(found[k], label[k])) / ed for k in KEYS}
+    worst = max(errs, key=errs.get)
+    return errs[worst], worst
+
+
+def table(results, labels):
+    print(f"{'picture':34s} {'error/eye dist':>14s}  worst point    mouth (found/label)  confidence")
+    ok = 0
+    for name in sorted(labels):
+        if name not in results:
+            print(f"{name:34s} {'(no result)':>14s}")
+            continue
+        f = results[name]
+        e, worst = score(f, labels[name])
+        ok += e <= 0.25
+        print(f"{name:34s} {e:14.3f}  {worst:14s} {f['mouth']:>7s}/{labels[name]['mouth']:<8s}    {f['confidence']:.2f}"
+              + ("" if e <= 0.25 else "   > 0.25"))
+    print(f"{ok} of {len(labels)} within 0.25 of the eye distance")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pictures", default="/work/shared/characters")
+    ap.add_argument("--labels", default="avatars/characters/labels.json")
+    ap.add_argument("--model", default="build/character/model.pt")
+    ap.add_argument("--dump")
+    ap.add_argument("--swift")
+    ap.add_argument("--drawn", type=int, default=0, help="also measure on this many drawn scenes (seed 999)")
+    args = ap.parse_args()
+    labels = json.load(open(args.labels))["pictures"]
+    if args.dump:
+        os.makedirs(args.dump, exist_ok=True)
+        for name in labels:
+            a = load_rgba(os.path.join(args.pictures, name))
+            a.tofile(os.path.join(args.dump, name + ".rgba"))
+            json.dump({"width": a.shape[1], "height": a.shape[0]}, open(os.path.join(args.dump, name + ".json"), "w"))
+        return
+    if args.swift:
+        results = {}
+        for name in labels:
+            p = os.path.join(args.swift, name + ".result.json")
+            if os.path.exists(p):
+                results[name] = json.load(open(p))
+        table(results, labels)
+        return
+    finder = Finder(args.model)
+    if args.drawn:
+        import draw
+        errs = []
+        for i in range(args.drawn):
+            img, p = draw.draw_scene(np.random.default_rng([999, 1000 + i]), negative=False)
+            errs.append(score(finder.find(np.asarray(img)), p)[0])
+        errs = np.array(errs)
+        print(f"{args.drawn} drawn scenes (seed 999, never trained on): median {np.median(errs):.3f} eye distances, "
+              f"{(errs <= .15).mean() * 100:.0f} % within 0.15, {(errs <= .25).mean() * 100:.0f} % within 0.25")
+    results = {name: finder.find(load_rgba(os.path.join(args.pictures, name))) for name in labels}
+    json.dump(results, open("build/character/python-results.json", "w"), indent=1)
+    table(results, labels)
+
+
+if __name__ == "__main__":
+    main()

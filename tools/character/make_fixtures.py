@@ -1,0 +1,56 @@
+"""Writes the Swift test's fixtures: a few characters draw.py draws (seed 999, never used in training), at 128 x 128,
+as raw RGBA bytes (name.rgba) and their true points (name.json) in Tests/Essence2Tests/Fixtures/characters/.
+
+  python make_fixtures.py [indices...]
+
+With build/character/model.pt present, each JSON also gets "reference": what evaluate.py's Python finder (the
+same steps as the Swift one) finds, which the Swift test matches to a hundredth of a pixel or so.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import draw  # noqa: E402
+
+OUT = "Tests/Essence2Tests/Fixtures/characters"
+SIDE = 128
+
+
+def scene(i):
+    rng = np.random.default_rng([999, i])
+    return draw.draw_scene(rng, negative=False)
+
+
+def main():
+    indices = [int(a) for a in sys.argv[1:]] or [0, 2, 9, 13]
+    finder = None
+    if os.path.exists("build/character/model.pt"):
+        from evaluate import Finder
+        finder = Finder("build/character/model.pt")
+    os.makedirs(OUT, exist_ok=True)
+    for i in indices:
+        img, p = scene(i)
+        f = SIDE / img.size[0]
+        a = np.asarray(img.resize((SIDE, SIDE), Image.LANCZOS))
+        a.tofile(os.path.join(OUT, f"drawn_{i}.rgba"))
+
+        def s(q):
+            return None if q is None else [round(q[0] * f, 2), round(q[1] * f, 2)]
+        doc = {k: s(p[k]) for k in ("left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center",
+                                    "left_brow", "right_brow")}
+        doc.update(width=SIDE, height=SIDE, mouth=p["mouth"], left_eye_radius=round(p["left_eye_radius"] * f, 2),
+                   right_eye_radius=round(p["right_eye_radius"] * f, 2), outline=[s(q) for q in p["outline"]])
+        if finder is not None:
+            r = finder.find(a)
+            doc["reference"] = {k: r[k] for k in ("left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center",
+                                                  "confidence")}
+        json.dump(doc, open(os.path.join(OUT, f"drawn_{i}.json"), "w"), indent=1)
+        print("wrote", f"drawn_{i}", p["mouth"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""Trains the character point finder on pictures draw.py draws (never on outside pictures).
+
+  python train.py [--scenes 12000] [--epochs 8] [--out build/character/model.pt]
+
+Each drawn scene gives two training crops, the two passes the finder makes on a picture:
+  whole: the whole picture in a square (letterboxed; jittered in size and place), as pass 1 sees it;
+  head:  a square of HEAD_CROP times the head's size around the head (jittered), as pass 2 sees it.
+Every crop is also seen mirrored (left and right labels swapped). Fixed seeds: the same command gives the same
+data and, on the same machine and torch version, the same weights.
+"""
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # numpy's small matrix products: threads only contend
+import argparse
+import multiprocessing as mp
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import draw  # noqa: E402
+from common import HEAD_CROP, N_OUT, SIZE, build_net, labels_to_vector, mirror_vector, sample_crop  # noqa: E402
+
+
+def head_box(p):
+    o = np.array(p["outline"])
+    lo, hi = o.min(0), o.max(0)
+    return (lo + hi) / 2, float(max(hi - lo))
+
+
+def make_samples(args):
+    """Scenes [start, start+count) of the seed: uint8 crops (N x SIZE x SIZE x 4) and their labels."""
+    seed, start, count = args
+    xs, vs, ms, bs, objs = [], [], [], [], []
+    for i in range(start, start + count):
+        rng = np.random.default_rng([seed, i])
+        img, p = draw.draw_scene(rng)
+        a = np.asarray(img)
+        S = a.shape[0]
+        for kind in ("whole", "head"):
+            if p is None or kind == "whole":
+                side = S * rng.uniform(1.0, 1.4)
+                x0 = rng.uniform(S - side, 0)
+                y0 = rng.uniform(S - side, 0)
+            else:
+                c, s = head_box(p)
+                side = s * HEAD_CROP * rng.uniform(0.8, 1.25)
+                x0 = c[0] - side / 2 + rng.uniform(-.12, .12) * side
+                y0 = c[1] - side / 2 + rng.uniform(-.12, .12) * side
+            crop = sample_crop(a, x0, y0, side)
+            xs.append((crop * 255 + .5).astype(np.uint8))
+            if p is None:
+                vs.append(np.zeros(48, np.float32)); ms.append(0); bs.append(0.0); objs.append(0.0)
+            else:
+                v, m, b = labels_to_vector(p, x0, y0, side)
+                vs.append(v); ms.append(m); bs.append(b); objs.append(1.0)
+    return (np.stack(xs), np.stack(vs), np.array(ms, np.int64), np.array(bs, np.float32),
+            np.array(objs, np.float32))
+
+
+def dataset(seed, scenes, cache):
+    """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache`."""
+    os.makedirs(cache, exist_ok=True)
+    chunk = 250
+    jobs = [(seed, s, min(chunk, scenes - s)) for s in range(0, scenes, chunk)]
+    path = lambda j: os.path.join(cache, f"chunk-{j[0]}-{j[1]}-{j[2]}.npz")
+    todo = [j for j in jobs if not os.path.exists(path(j))]
+    t = time.time()
+    if todo:
+        with mp.Pool(2) as pool:
+            for j, part in zip(todo, pool.imap(make_samples, todo)):
+                np.savez(path(j), x=part[0], v=part[1], m=part[2], b=part[3], o=part[4])
+        print(f"drew {sum(j[2] for j in todo)} scenes in {time.time() - t:.0f} s", flush=True)
+    parts = [np.load(path(j)) for j in jobs]
+    return tuple(np.concatenate([p[k] for p in parts]) for k in ("x", "v", "m", "b", "o"))
+
+
+def run_epochs(net, opt, sched, epochs, g, data, out_path, label):
+    import torch
+    import torch.nn.functional as F
+    x, v, vm, m, b, o = data
+    n = len(x)
+    bs = 64
+    w = torch.from_numpy(W_POINTS)
+    t0 = time.time()
+    net.train()
+    for ep in range(epochs):
+        perm = g.permutation(n)
+        tot = 0.0
+        for k in range(n // bs):
+            idx = perm[k * bs:(k + 1) * bs]
+            flip = g.random(bs) < .5
+            xb = x[idx].astype(np.float32) / 255.0 - 0.5
+            xb[flip] = xb[flip, :, ::-1]
+            vb = np.where(flip[:, None], vm[idx], v[idx])
+            xt = torch.from_numpy(np.ascontiguousarray(xb.transpose(0, 3, 1, 2)))
+            out = net(xt)
+            pos = torch.from_numpy(o[idx])
+            brow = torch.from_numpy(b[idx])
+            wp = w[None, :].repeat(bs, 1)
+            wp[:, 10:14] *= brow[:, None]
+            lp = (F.smooth_l1_loss(out[:, :48], torch.from_numpy(vb), reduction="none", beta=.02) * wp).sum(1)
+            lm = F.cross_entropy(out[:, 48:51], torch.from_numpy(m[idx]), reduction="none")
+            lb = F.binary_cross_entropy_with_logits(out[:, 51], brow, reduction="none")
+            lo = F.binary_cross_entropy_with_logits(out[:, 52], pos)
+            loss = ((lp * 4 + .3 * lm + .2 * lb) * pos).sum() / pos.sum().clamp(min=1) + .3 * lo
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss.detach())
+        print(f"{label}epoch {ep + 1}/{epochs} loss {tot / (n // bs):.4f} ({time.time() - t0:.0f} s)", flush=True)
+        os.makedirs(os.path.dirname(out_path), exist_ok=True)
+        net.eval()
+        torch.save(net.state_dict(), out_path)  # after every epoch (the last one is the result)
+        net.train()
+    net.eval()
+
+
+# loss weights per entry of the 48-vector: eyes and mouth 1, brows .5 (only where drawn), radii .5, outline .3
+W_POINTS = np.array([1.0] * 10 + [0.5] * 4 + [0.5] * 2 + [0.3] * 32, np.float32)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--scenes", type=int, default=20000)
+    ap.add_argument("--epochs", type=int, default=9)
+    ap.add_argument("--finetune-epochs", type=int, default=3)
+    ap.add_argument("--init", help="start from these weights (e.g. stage 1's, with --epochs 0)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cache", default="build/character")
+    ap.add_argument("--out", default="build/character/model.pt")
+    args = ap.parse_args()
+
+    import torch
+    import torch.nn.functional as F
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(2)
+    x, v, m, b, o = dataset(args.seed, args.scenes, args.cache)
+    vm = np.stack([mirror_vector(r) for r in v])
+    n = len(x)
+    print(f"{n} crops, {int(o.sum())} with a character", flush=True)
+    data = (x, v, vm, m, b, o)
+
+    net = build_net()
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    if args.epochs:
+        opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+        steps = args.epochs * (n // 64)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=.15)
+        run_epochs(net, opt, sched, args.epochs, np.random.default_rng(args.seed + 100), data, args.out, "")
+    if args.finetune_epochs:
+        # stage 2: a cosine from 1e-3 to 0, its own optimizer and random stream (so running it from the saved
+        # stage-1 weights with --init gives the same result as one run)
+        opt = torch.optim.AdamW(net.parameters(), 1e-3, weight_decay=1e-4)
+        steps = args.finetune_epochs * (n // 64)
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
+        run_epochs(net, opt, sched, args.finetune_epochs, np.random.default_rng(args.seed + 200), data, args.out,
+                   "fine-tune ")
+    print("wrote", args.out)
+
+
+if __name__ == "__main__":
+    main()
