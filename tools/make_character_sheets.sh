@@ -32,16 +32,16 @@ PY
   "$BIN" avatar poses "$work/$name.imx" --region face --idle 4.5 --frames "$work/$name-idle" >/dev/null
   "$BIN" render examples/audio/demo.wav --avatar "$work/$name.imx" --mode head --seed 5 -o "$work/$name.mp4" \
     --frames "$work/$name-clip" -q
-  tile() {  # tile DIR PATTERN START STEP OUT: 9 frames of DIR, every STEP-th from START, 180 px squares
+  tile() {  # tile DIR PATTERN START STEP OUT: 9 frames of DIR, every STEP-th from START, 150 px squares
     local list=() i
     for i in $(seq 0 8); do list+=(-i "$(printf "$1/$2" $(( $3 + i * $4 )))"); done
     ffmpeg -loglevel error -y "${list[@]}" -filter_complex \
-      "$(for i in $(seq 0 8); do printf '[%d]scale=180:180:force_original_aspect_ratio=decrease,pad=180:180:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8]hstack=inputs=9" "$5"
+      "$(for i in $(seq 0 8); do printf '[%d]scale=150:150:force_original_aspect_ratio=decrease,pad=150:150:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8]hstack=inputs=9" "$5"
   }
   poses=()
   for p in rest a e i o u m fv lth; do poses+=(-i "$work/$name-poses/pose_$p.png"); done
   ffmpeg -loglevel error -y "${poses[@]}" -filter_complex \
-    "$(for i in $(seq 0 8); do printf '[%d]scale=180:180:force_original_aspect_ratio=decrease,pad=180:180:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8]hstack=inputs=9" "$work/$name-row1.png"
+    "$(for i in $(seq 0 8); do printf '[%d]scale=150:150:force_original_aspect_ratio=decrease,pad=150:150:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8]hstack=inputs=9" "$work/$name-row1.png"
   tile "$work/$name-idle" "idle_%05d.png" 0 8 "$work/$name-row2.png"
   tile "$work/$name-clip" "frame_%05d.png" 20 4 "$work/$name-row3.png"
   ffmpeg -loglevel error -y -i "$work/$name-row1.png" -i "$work/$name-row2.png" -i "$work/$name-row3.png" \

@@ -52,9 +52,59 @@ struct CharacterFrame {
         lower = 0.68 * open
         drawnUpper = 0.5 * drawn
         drawnLower = 0.5 * drawn
-        widthScale = 1 + 0.1 * max(a.lipSpread, 0) + 0.28 * min(a.lipSpread, 0) * smoothstep(0, 0.3, a.jawOpen + 0.2)
+        widthScale = 1 + 0.1 * max(a.lipSpread, 0) + 0.2 * min(a.lipSpread, 0) * smoothstep(0, 0.3, a.jawOpen + 0.2)
         tongue = a.tongueTip
         mouthMoves = open > 0.25 || drawn > 0 || abs(widthScale - 1) > 0.005
+    }
+}
+
+extension CharacterFrame {
+    /// How far the head's motion moves any pixel this frame, in whole pixels, with the bilinear footprint.
+    func headReach(_ r: CharacterRenderer) -> Int {
+        let rollSine = abs(sinRoll) + (1 - cosRoll)
+        return Int((abs(shift.x) + abs(shift.y) + rollSine * r.pivotReach + abs(parallax.x) + abs(parallax.y))
+            .rounded(.up)) + 2
+    }
+
+    /// The frame pixels where this frame's eyes (blinking), brows (lifted) and mouth (moving) draw or move
+    /// anything: their reach in the picture, grown by the head's motion; empty when none does.
+    func featureArea(_ r: CharacterRenderer) -> PixelRect {
+        var lo = SIMD2<Float>(Float.greatestFiniteMagnitude, Float.greatestFiniteMagnitude), hi = -lo
+        func add(_ p: SIMD2<Float>) { lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p) }
+        let rig = r.rig
+        if mouthMoves {
+            let hw = r.halfWidth
+            let widthMatters = abs(widthScale - 1) > 0.004
+            let reachX = (widthMatters ? 1.75 * hw : hw * max(widthScale, 1) + 1) + 1
+            let bendReach = abs(r.bend) + 1
+            let up = max(max(upper, drawnUpper) + 1.15 * hw, widthMatters ? 1.35 * hw : 0) + bendReach
+            let down = max(lower, drawnLower) + max(r.jawReach, widthMatters ? 1.35 * hw : 0) + bendReach
+            for sx in [-reachX, reachX] {
+                for sy in [-up, down] { add(r.mouthMid + r.mouthAxis * sx + r.mouthNormal * sy) }
+            }
+        }
+        if blink > 0.02 {
+            for (eye, radius) in [(rig.leftEye, rig.leftEyeRadius), (rig.rightEye, rig.rightEyeRadius)] {
+                let e = SIMD2<Float>(repeating: 1.12 * radius + 2)
+                add(eye - e)
+                add(eye + e)
+            }
+        }
+        if browLift > 0.05 {
+            let radius = max(0.3 * rig.eyeDistance, 3)
+            let e = SIMD2<Float>(1.64 * radius, 1.27 * radius + browLift)
+            for brow in [rig.leftBrow, rig.rightBrow].compactMap({ $0 }) {
+                add(brow - e)
+                add(brow + e)
+            }
+        }
+        guard lo.x <= hi.x, lo.y <= hi.y else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        let grow = Float(headReach(r))
+        let x0 = max(0, min(r.width, Int((lo.x - grow).rounded(.down))))
+        let y0 = max(0, min(r.height, Int((lo.y - grow).rounded(.down))))
+        let x1 = max(x0, min(r.width, Int((hi.x + grow).rounded(.up))))
+        let y1 = max(y0, min(r.height, Int((hi.y + grow).rounded(.up))))
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
 

@@ -1,18 +1,19 @@
 extension CharacterRenderer {
     /// Draws `rows` x `columns` (image coordinates) of one frame into `o`, laid out as `view`.
-    func draw(_ f: CharacterFrame, rows: Range<Int>, columns: Range<Int>, view: PixelRect,
-              into o: UnsafeMutablePointer<UInt8>) {
+    /// `active`: where this frame's features draw or move anything (drawn in full); `stale`: where the last frame
+    /// in this buffer's did (every pixel there is drawn again); elsewhere a pixel moves with the head only, and one
+    /// that does not move (or moves within a flat fill) already holds the picture.
+    func draw(_ f: CharacterFrame, rows: Range<Int>, columns: Range<Int>, view: PixelRect, active: PixelRect,
+              stale: PixelRect?, into o: UnsafeMutablePointer<UInt8>) {
         let rig = self.rig
         let maxX = Float(width - 1) - 0.001, maxY = Float(height - 1) - 0.001
         // Where this frame's mouth moves anything: the lens's width (or, while the mouth spreads or rounds, the
         // reach of that), from the upper lip's pull above to the jaw's below.
         let widthMatters = abs(f.widthScale - 1) > 0.004
-        let reachX = widthMatters ? 2.35 * halfWidth : halfWidth * max(f.widthScale, 1) + 1
+        let reachX = widthMatters ? 1.75 * halfWidth : halfWidth * max(f.widthScale, 1) + 1
         let bendReach = abs(bend) + 1
-        let reachUp = widthMatters ? max(1.9 * halfWidth, 0) + bendReach
-            : max(f.upper, f.drawnUpper) + 1.15 * halfWidth + bendReach
-        let reachDown = widthMatters ? max(1.9 * halfWidth, max(f.lower, f.drawnLower) + jawReach) + bendReach
-            : max(f.lower, f.drawnLower) + jawReach + bendReach
+        let reachUp = max(max(f.upper, f.drawnUpper) + 1.15 * halfWidth, widthMatters ? 1.35 * halfWidth : 0) + bendReach
+        let reachDown = max(f.lower, f.drawnLower) + max(jawReach, widthMatters ? 1.35 * halfWidth : 0) + bendReach
         let lineWidth = max(1.2, 0.07 * halfWidth)
         let brows = [rig.leftBrow, rig.rightBrow].compactMap { $0 }
         let browRadius = max(0.3 * rig.eyeDistance, 3)
@@ -22,22 +23,26 @@ extension CharacterRenderer {
         let row = width * 3
         // How far the head's motion moves any pixel this frame (plus the bilinear footprint): a pixel whose flat
         // reach is larger samples its own colour.
-        let rollSine = abs(f.sinRoll) + (1 - f.cosRoll)
-        let moved = Int((abs(f.shift.x) + abs(f.shift.y) + rollSine * pivotReach + abs(f.parallax.x) + abs(f.parallax.y))
-            .rounded(.up)) + 2
+        let moved = f.headReach(self)
         for y in rows {
             let out = o + ((y - view.y) * view.width - view.x) * 3
             let weights = weight + y * width
             let parallaxWeights = parallaxWeight + y * width
-            let span = featureSpans[y]
             let flats = flatReach + y * width
+            let activeRow = y >= active.y && y < active.maxY
+            let staleRow = stale.map { y >= $0.y && y < $0.maxY } ?? false
             for x in columns {
                 let hb = weights[x]
-                let inFeatures = x >= Int(span.x) && x < Int(span.y)
+                let inFeatures = activeRow && x >= active.x && x < active.maxX
                 if !inFeatures {
-                    // Only the head's motion here; where it does not move, or moves within a flat fill, the buffer
-                    // already holds the picture.
-                    guard hb != 0, Int(flats[x]) <= moved else { continue }
+                    // Only the head's motion here; where it does not move, or moves within a flat fill, the picture.
+                    if hb == 0 || Int(flats[x]) > moved {
+                        if staleRow, let stale, x >= stale.x, x < stale.maxX {
+                            let src = base + (y * width + x) * 3, dst = out + x * 3
+                            dst[0] = src[0]; dst[1] = src[1]; dst[2] = src[2]
+                        }
+                        continue
+                    }
                     let h = Float(hb) * (1 / 255)
                     let dx = Float(x) - pivot.x - f.shift.x, dy = Float(y) - pivot.y - f.shift.y
                     let pw = Float(parallaxWeights[x]) * (1 / 255)
@@ -93,7 +98,7 @@ extension CharacterRenderer {
                         let lineV = bend * max(0, 1 - tn * tn)
                         let v = along - lineV
                         // Narrower or wider about the centre, near the mouth only.
-                        let near = smoothstep(2.3, 1.1, abs(tn)) * smoothstep(1.8 * halfWidth, 0.6 * halfWidth, abs(v))
+                        let near = smoothstep(1.7, 1.05, abs(tn)) * smoothstep(1.3 * halfWidth, 0.5 * halfWidth, abs(v))
                         let us = u + (u / f.widthScale - u) * near
                         let t = u / (halfWidth * f.widthScale)
                         let g = max(0, 1 - t * t).squareRoot()

@@ -19,9 +19,6 @@ package final class CharacterRenderer: FrameDrawing {
     /// Per pixel, how much of the features' parallax it takes (the head weight, fading out from the features'
     /// centre), 0 ... 255.
     let parallaxWeight: UnsafeMutablePointer<UInt8>
-    /// Per row, the columns [x0, x1) where the eyes, brows or mouth can draw or move anything (whatever the
-    /// head's motion): elsewhere a pixel moves with the head only, and one the head does not move is the picture's.
-    let featureSpans: UnsafeMutablePointer<SIMD2<Int32>>
     /// Per pixel, how far (in pixels, on the chessboard) the picture stays one flat colour around it, up to 255:
     /// a pixel moved by less than this samples its own colour, so it need not be drawn at all (flat fills of
     /// cartoons), and a photograph's pixels, never flat, are all drawn.
@@ -58,7 +55,6 @@ package final class CharacterRenderer: FrameDrawing {
         self.weight = weight
         let parallaxWeight = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         self.parallaxWeight = parallaxWeight
-        featureSpans = .allocate(capacity: height)
         let flatReach = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         self.flatReach = flatReach
         let pixels = avatar.pixels.count == count * 3 ? avatar.pixels : [UInt8](repeating: 0, count: count * 3)
@@ -171,34 +167,12 @@ package final class CharacterRenderer: FrameDrawing {
                 parallaxWeight[i] = UInt8((Float(weight[i]) * fade).rounded())
             }
         }
-        // Where the features can reach: their boxes, grown by the head's largest motion.
-        var boxes: [(lo: SIMD2<Float>, hi: SIMD2<Float>)] = []
-        let reach = SIMD2<Float>(2.5 * halfWidth, 2.5 * halfWidth)
-        boxes.append((mouthMid - reach, mouthMid + SIMD2(2.5 * halfWidth, 2.7 * halfWidth + rig.mouthOpening)))
-        for (eye, radius) in [(rig.leftEye, rig.leftEyeRadius), (rig.rightEye, rig.rightEyeRadius)] {
-            let r = SIMD2<Float>(repeating: 1.12 * radius + 2)
-            boxes.append((eye - r, eye + r))
-        }
-        let browReach = max(0.3 * rig.eyeDistance, 3) * 1.7 + 0.6 * max(rig.leftEyeRadius, rig.rightEyeRadius, 0.04 * headSize)
-        for brow in [rig.leftBrow, rig.rightBrow].compactMap({ $0 }) {
-            let r = SIMD2<Float>(repeating: browReach)
-            boxes.append((brow - r, brow + r))
-        }
-        for y in 0..<height {
-            var x0 = Int32.max, x1 = Int32.min
-            for box in boxes where Float(y) >= box.lo.y - margin && Float(y) <= box.hi.y + margin {
-                x0 = min(x0, Int32(max(0, min(Float(width), (box.lo.x - margin).rounded(.down)))))
-                x1 = max(x1, Int32(max(0, min(Float(width), (box.hi.x + margin).rounded(.up)))))
-            }
-            featureSpans[y] = x0 < x1 ? SIMD2(x0, x1) : SIMD2(0, 0)
-        }
     }
 
     deinit {
         base.deallocate()
         weight.deallocate()
         parallaxWeight.deallocate()
-        featureSpans.deallocate()
         flatReach.deallocate()
     }
 
@@ -226,15 +200,19 @@ package final class CharacterRenderer: FrameDrawing {
         let y0 = max(region.y, view.y), y1 = min(region.maxY, view.maxY)
         guard x1 > x0, y1 > y0 else { return DrawnArea(rect: region, mesh: region) }
         let frame = CharacterFrame(renderer: self, params: params)
+        // Where the eyes, brows and mouth draw or move anything this frame, and where they did in the frame this
+        // buffer held (to be drawn over with the picture again).
+        let active = frame.featureArea(self)
+        let stale = previous.flatMap { $0.mesh.width > 0 && $0.mesh.height > 0 ? $0.mesh : nil }
         let rows = y1 - y0
         let bands = min(4, max(1, rows / 48))
         let drawBand: (Int) -> Void = { band in
             let from = y0 + rows * band / bands, to = y0 + rows * (band + 1) / bands
-            self.draw(frame, rows: from..<to, columns: x0..<x1, view: view, into: o)
+            self.draw(frame, rows: from..<to, columns: x0..<x1, view: view, active: active, stale: stale, into: o)
         }
         if !(bands > 1 && BandPool.shared.run(bands: bands, drawBand)) {
             for band in 0..<bands { drawBand(band) }
         }
-        return DrawnArea(rect: region, mesh: region)
+        return DrawnArea(rect: region, mesh: active)
     }
 }

@@ -1,3 +1,4 @@
+import Essence2Runtime
 import Essence2Authoring
 
 /// The character point finder's proposal for a picture, and whether it is sure of it.
@@ -8,8 +9,35 @@ struct CharacterPointProposal {
     var confidence: Float
     var confidenceText: String { String(Double((confidence * 100).rounded()) / 100) }
 
+    /// Runs `CharacterPointFinder` (the trained network, embedded in the command): its points, and a doubt when its
+    /// confidence is under `CharacterPointFinder.lowConfidence`.
     static func propose(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPointProposal {
-        throw CLIError("no points given: pass --points FILE.json (left_eye, right_eye, mouth_left, mouth_right, "
-            + "mouth_center, mouth) or place them in the rig editor: essence2 avatar rig PICTURE", status: ExitStatus.usage)
+        let found: CharacterPoints
+        do {
+            found = try CharacterPointFinder.find(bgr: bgr, alpha: alpha, width: width, height: height)
+        } catch {
+            throw CLIError("the character point finder could not read the picture (\(error)); give the points with "
+                + "--points FILE.json or place them in the rig editor: essence2 avatar rig PICTURE")
+        }
+        func inside(_ p: SIMD2<Float>) -> SIMD2<Float> {
+            SIMD2(min(max(p.x.isFinite ? p.x : 0, 0), Float(width)), min(max(p.y.isFinite ? p.y : 0, 0), Float(height)))
+        }
+        var left = inside(found.leftEye), right = inside(found.rightEye)
+        if right.x - left.x < 2 { (left, right) = (SIMD2(min(left.x, right.x), left.y), SIMD2(max(left.x, right.x) + 2, right.y)) }
+        var mouthLeft = inside(found.mouthLeft), mouthRight = inside(found.mouthRight)
+        if mouthRight.x - mouthLeft.x < 2 { mouthRight.x = min(Float(width), mouthLeft.x + 2); mouthLeft.x = mouthRight.x - 2 }
+        let style = CharacterRig.MouthStyle(rawValue: found.mouth.rawValue) ?? .closed
+        let outline = found.outline.count >= 3 ? found.outline.map(inside) : []
+        let points = CharacterSourcePoints(
+            leftEye: left, rightEye: right,
+            leftEyeRadius: found.leftEyeRadius.isFinite && found.leftEyeRadius > 0.5 ? found.leftEyeRadius : nil,
+            rightEyeRadius: found.rightEyeRadius.isFinite && found.rightEyeRadius > 0.5 ? found.rightEyeRadius : nil,
+            mouthLeft: mouthLeft, mouthRight: mouthRight, mouthCenter: inside(found.mouthCenter),
+            leftBrow: found.leftBrow.map(inside), rightBrow: found.rightBrow.map(inside), mouth: style,
+            outline: outline)
+        let confidence = found.confidence.isFinite ? found.confidence : 0
+        let doubt = confidence < CharacterPointFinder.lowConfidence
+            ? "confidence \(String(Double((confidence * 100).rounded()) / 100)), under \(CharacterPointFinder.lowConfidence)" : nil
+        return CharacterPointProposal(points: points, doubt: doubt, confidence: confidence)
     }
 }
