@@ -39,6 +39,7 @@
     X(be_essence2_last_error)          \
     X(be_essence2_create)              \
     X(be_essence2_download_avatar)     \
+    X(be_essence2_avatar_kind)         \
     X(be_essence2_is_ready)            \
     X(be_essence2_destroy)             \
     X(be_essence2_quiesce_all)         \

@@ -195,10 +195,11 @@ else
 fi
 if [ -f "$LIB" ]; then
   exported=$(nm -D --defined-only "$LIB" | awk '{print $3}' | sed 's/@.*//' | sort -u)
-  if [ "$exported" = "$header_fns" ]; then
-    ok "the library exports exactly the functions of essence2.h"
+  all_fns=$( (echo "$header_fns"; grep -oE '\bbe_expression2_[a-z_]+\(' include/expression2.h | tr -d '(') | sort -u)
+  if [ "$exported" = "$all_fns" ]; then
+    ok "the library exports exactly the functions of essence2.h and expression2.h"
   else
-    fail "exports differ from essence2.h (< header, > library): $(diff <(echo "$header_fns") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
+    fail "exports differ from essence2.h and expression2.h (< headers, > library): $(diff <(echo "$all_fns") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
   fi
   unversioned=$(nm -D --defined-only "$LIB" | awk '{print $3}' | grep -v '@@ESSENCE2_1$')
   if [ -z "$unversioned" ]; then

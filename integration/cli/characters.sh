@@ -61,6 +61,18 @@ run 0 avatar build $SRC/squirrel.png --character --points $SRC/squirrel.points.j
     -o "$T/sized.imx" && run 0 avatar inspect --json "$T/sized.imx" && grep -q '"width": 480' "$T/out" && grep -q '"height": 640' "$T/out"
 verdict "--size 480x640 --background #204060 builds a 480x640 character"
 
+# ---- the point finder ---------------------------------------------------------------------------------------
+"$BIN" avatar build $SRC/squirrel.png --character -o "$T/auto.imx" >"$T/out" 2>"$T/err"; status=$?
+if [ $status = 0 ]; then
+    ok "avatar build --character without points finds them (exit 0)"
+elif [ $status = 7 ] && grep -q "essence2 avatar rig" "$T/err" && [ -s "$T/auto.imx" ]; then
+    ok "avatar build --character without points: not sure, writes its best guess, names the rig editor (exit 7)"
+else
+    bad "avatar build --character without points: exit $status"
+fi
+run 0 avatar inspect "$T/auto.imx"
+verdict "the found avatar is valid"
+
 # ---- bad points -------------------------------------------------------------------------------------------
 printf '{"left_eye": [10, 10], "mouth": "closed"}' > "$T/short.json"
 fails_with 2 "right_eye" "a points file without right_eye is refused, naming it" \
