@@ -49,17 +49,10 @@ public func be_expression2_create(
         case .failure(let error): return fail(ResultCode.avatar, "engine container: \(error.description)")
         }
     }
-    var session: MeteredSession?
-    switch SessionGate.begin(avatarPath: avatarPath, fileBytes: fileBytes) {
-    case .unmetered:
-        break
-    case .refused(let reason):
-        return fail(ResultCode.refused, reason)
-    case .checking(let checking):
-        switch SessionGate.wait(checking) {
-        case .success(let accepted): session = accepted
-        case .failure(let refusal): return fail(ResultCode.refused, refusal.reason)
-        }
+    let session: MeteredSession?
+    switch SessionGate.admit(avatarPath: avatarPath, fileBytes: fileBytes) {
+    case .success(let admitted): session = admitted
+    case .failure(let refusal): return fail(ResultCode.refused, refusal.reason)
     }
     out.pointee = HandleRegistry.register(Engine(avatar: avatar, session: session, weights: weights))
     return succeed(ResultCode.ok)

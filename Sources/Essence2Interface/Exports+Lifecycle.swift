@@ -66,17 +66,10 @@ public func be_essence2_create(
         return fail(ResultCode.avatar, "\(avatarPath) is a character avatar (Expression 2, 20 frames a second): open it "
             + "with be_expression2_create (include/expression2.h)")
     }
-    var session: MeteredSession?
-    switch SessionGate.begin(avatarPath: avatarPath, fileBytes: fileBytes) {
-    case .unmetered:
-        break
-    case .refused(let reason):
-        return fail(ResultCode.refused, reason)
-    case .checking(let checking):
-        switch SessionGate.wait(checking) {
-        case .success(let accepted): session = accepted
-        case .failure(let refusal): return fail(ResultCode.refused, refusal.reason)
-        }
+    let session: MeteredSession?
+    switch SessionGate.admit(avatarPath: avatarPath, fileBytes: fileBytes) {
+    case .success(let admitted): session = admitted
+    case .failure(let refusal): return fail(ResultCode.refused, refusal.reason)
     }
     out.pointee = HandleRegistry.register(Engine(avatar: avatar, session: session))
     return succeed(ResultCode.ok)

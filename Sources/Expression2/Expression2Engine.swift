@@ -100,17 +100,10 @@ public final class Expression2Engine: Sendable {
 
     private static func start(avatar: Avatar, avatarPath: String, fileBytes: [UInt8], weights: LipSyncWeights,
                               warmSpeech: [Float]?) throws(Expression2LoadError) -> Expression2Engine {
-        var session: MeteredSession?
-        switch SessionGate.begin(avatarPath: avatarPath, fileBytes: fileBytes) {
-        case .unmetered:
-            break
-        case .refused(let reason):
-            throw .meteringRefused(reason: reason)
-        case .checking(let checking):
-            switch SessionGate.wait(checking) {
-            case .success(let accepted): session = accepted
-            case .failure(let refusal): throw .meteringRefused(reason: refusal.reason)
-            }
+        let session: MeteredSession?
+        switch SessionGate.admit(avatarPath: avatarPath, fileBytes: fileBytes) {
+        case .success(let admitted): session = admitted
+        case .failure(let refusal): throw .meteringRefused(reason: refusal.reason)
         }
         if let warmSpeech, !warmSpeech.isEmpty { warm(warmSpeech, weights: weights) }
         let engine = Engine(avatar: avatar, session: session, weights: weights)

@@ -55,6 +55,17 @@ package enum SessionGate {
         return .checking(session)
     }
 
+    /// `begin`, then (when a service is asked) `wait`: the accepted session, nil when unmetered, or the refusal
+    /// (recorded). Blocks at most the start timeout; what the C interface's create calls and Expression 2's
+    /// synchronous `create` do.
+    package static func admit(avatarPath path: String, fileBytes: [UInt8]) -> Result<MeteredSession?, SessionRefusal> {
+        switch begin(avatarPath: path, fileBytes: fileBytes) {
+        case .unmetered: return .success(nil)
+        case .refused(let reason): return .failure(SessionRefusal(reason: reason))
+        case .checking(let session): return wait(session).map { Optional($0) }
+        }
+    }
+
     /// Waits for the first check (blocking, bounded by the start timeout): the session when accepted, else the
     /// refusal (recorded).
     package static func wait(_ session: MeteredSession) -> Result<MeteredSession, SessionRefusal> {
