@@ -92,6 +92,10 @@ public final class Essence2Engine: Sendable {
         } catch {
             throw .identityUnreadable(reason: error.description)
         }
+        guard avatar.character == nil else {
+            throw .identityUnreadable(reason: "\(path) is a character avatar (Expression 2, 20 frames a second): open it "
+                                      + "with Expression2Engine (import Expression2)")
+        }
         let session = try await admit(avatarPath: path, fileBytes: fileBytes)
         let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock, startRendering: startRendering,
                                                  session: session), clock: clock)
