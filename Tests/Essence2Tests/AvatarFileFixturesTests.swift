@@ -32,10 +32,15 @@ enum AvatarFixture {
         let landmarks = FaceLandmarks(points: points, lipsOuter: outer, lipsInner: inner,
                                       faceBox: PixelRect(x: width / 4, y: height / 6, width: width / 2, height: height * 2 / 3),
                                       mouthBox: PixelRect(x: width / 3, y: height * 3 / 5, width: width / 3, height: height / 5))
-        let meshPoints = (0..<FaceMesh.mediaPipePointCount).map { i -> SIMD3<Float> in
-            SIMD3(Float((i * 37) % (width * 10)) / 10, Float((i * 53) % (height * 10)) / 10, Float(i % 21) - 10)
+        let meshPoints: [SIMD3<Float>] = (0..<FaceMesh.mediaPipePointCount).map { (i: Int) -> SIMD3<Float> in
+            let x: Float = Float((i * 37) % (width * 10)) / 10
+            let y: Float = Float((i * 53) % (height * 10)) / 10
+            return SIMD3<Float>(x, y, Float(i % 21) - 10)
         }
-        let triangles = (0..<(FaceMesh.mediaPipePointCount - 2)).map { i in SIMD3(UInt16(i), UInt16(i + 1), UInt16(i + 2)) }
+        let triangles: [SIMD3<UInt16>] = (0..<(FaceMesh.mediaPipePointCount - 2)).map { (i: Int) -> SIMD3<UInt16> in
+            let a = UInt16(i)
+            return SIMD3<UInt16>(a, a + 1, a + 2)
+        }
         var mask: [UInt8] = []
         if withMask {
             mask = (0..<(width * height)).map { i in (i % width) > width / 2 ? 255 : 0 }

@@ -6,6 +6,7 @@ import Glibc
 @testable import Essence2Runtime
 @testable import Essence2Authoring
 import Expression2
+import Essence2Kit
 
 /// Character avatars (Expression 2): the file, the engine at 20 frames a second, where the motion is, and the
 /// Swift API's creation paths (staging, shared engine containers, refusals).
@@ -267,6 +268,15 @@ import Expression2
         }
         #expect(throws: Expression2LoadError.self) {
             try Expression2Engine.create(modelPath: Self.squirrel, sharedEngineDir: URL(fileURLWithPath: staging))
+        }
+    }
+
+    @Test func essence2KitRefusesACharacterNamingExpression2() async {
+        do {
+            _ = try await Essence2Engine.create(identity: Self.squirrel)
+            Issue.record("Essence2Engine opened a character avatar")
+        } catch {
+            #expect("\(error)".contains("Expression2Engine"))
         }
     }
 
