@@ -136,7 +136,8 @@ def _arc_points(x0, x1, y, bend, n=12):
     return pts
 
 
-def draw_scene(rng, negative=None):
+def draw_scene(rng, negative=None, figure=False):
+    """figure: always a figure with a body below the head (head 5-25 % of the picture, in the upper half)."""
     S = SCENE
     if negative is None:
         negative = rng.random() < 0.07
@@ -173,9 +174,14 @@ def draw_scene(rng, negative=None):
 
     # ---- placement: head centre and radius
     small = rng.random() < .2  # a small figure (a wizard at a desk): head 10-20 % of the picture, body below
-    R = float(rng.uniform(12, 28) if small else rng.uniform(28, 95))
-    cx = float(rng.uniform(R * 0.8, S - R * 0.8))
-    cy = float(rng.uniform(R * 0.9, S - R * 0.6))
+    if figure:  # a teddy, snowman, squirrel or wizard: the body below is as large as the head or larger
+        R = float(rng.uniform(12, 60))
+        cx = float(rng.uniform(R * 0.8, S - R * 0.8))
+        cy = float(rng.uniform(R * 0.9, max(R * 0.9 + 1, S * 0.55)))
+    else:
+        R = float(rng.uniform(12, 28) if small else rng.uniform(28, 95))
+        cx = float(rng.uniform(R * 0.8, S - R * 0.8))
+        cy = float(rng.uniform(R * 0.9, S - R * 0.6))
     head = Head(rng, cx, cy, R)
     outline_w = int(rng.choice([0, 0, 1, 2, 3, 4, 6]) * max(0.6, R / 60))
     out_col = _col(rng, True) if rng.random() < .85 else _col(rng)
@@ -196,8 +202,8 @@ def draw_scene(rng, negative=None):
 
     # ---- body (drawn first, under the head)
     img = _to_img(canvas)
-    if small or rng.random() < .55:
-        bw = R * rng.uniform(0.8, 1.9)
+    if small or figure or rng.random() < .55:
+        bw = R * (rng.uniform(0.8, 2.4) if figure else rng.uniform(0.8, 1.9))
         top = cy + head.sy * rng.uniform(0.6, 1.0)
         bcol = _col(rng)
         kind = rng.integers(0, 3)

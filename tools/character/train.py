@@ -31,18 +31,23 @@ def head_box(p):
 
 def make_samples(args):
     """Scenes [start, start+count) of the seed: uint8 crops (N x SIZE x SIZE x 4) and their labels."""
-    seed, start, count = args
+    seed, start, count, figure = args
     xs, vs, ms, bs, objs = [], [], [], [], []
     for i in range(start, start + count):
         rng = np.random.default_rng([seed, i])
-        img, p = draw.draw_scene(rng)
+        img, p = draw.draw_scene(rng, negative=False, figure=True) if figure else draw.draw_scene(rng)
         a = np.asarray(img)
         S = a.shape[0]
-        for kind in ("whole", "head"):
+        for kind in ("whole", "head", "context") if figure else ("whole", "head"):
             if p is None or kind == "whole":
                 side = S * rng.uniform(1.0, 1.4)
                 x0 = rng.uniform(S - side, 0)
                 y0 = rng.uniform(S - side, 0)
+            elif kind == "context":  # a head box too large (the body in it), as a refinement pass may see it
+                c, s = head_box(p)
+                side = s * HEAD_CROP * rng.uniform(1.3, 4.0)
+                x0 = c[0] - side / 2 + rng.uniform(-.3, .3) * side
+                y0 = c[1] - side / 2 + rng.uniform(-.3, .3) * side
             else:
                 c, s = head_box(p)
                 side = s * HEAD_CROP * rng.uniform(0.8, 1.25)
@@ -59,16 +64,17 @@ def make_samples(args):
             np.array(objs, np.float32))
 
 
-def dataset(seed, scenes, cache):
-    """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache`."""
+def dataset(seed, scenes, cache, figure=False, procs=2):
+    """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache` (figure: the
+    figure scenes, a body below the head, draw.draw_scene(figure=True))."""
     os.makedirs(cache, exist_ok=True)
     chunk = 250
-    jobs = [(seed, s, min(chunk, scenes - s)) for s in range(0, scenes, chunk)]
-    path = lambda j: os.path.join(cache, f"chunk-{j[0]}-{j[1]}-{j[2]}.npz")
+    jobs = [(seed, s, min(chunk, scenes - s), figure) for s in range(0, scenes, chunk)]
+    path = lambda j: os.path.join(cache, f"chunk-{'figure-' if j[3] else ''}{j[0]}-{j[1]}-{j[2]}.npz")
     todo = [j for j in jobs if not os.path.exists(path(j))]
     t = time.time()
     if todo:
-        with mp.Pool(2) as pool:
+        with mp.Pool(procs) as pool:
             for j, part in zip(todo, pool.imap(make_samples, todo)):
                 np.savez(path(j), x=part[0], v=part[1], m=part[2], b=part[3], o=part[4])
         print(f"drew {sum(j[2] for j in todo)} scenes in {time.time() - t:.0f} s", flush=True)
@@ -76,19 +82,21 @@ def dataset(seed, scenes, cache):
     return tuple(np.concatenate([p[k] for p in parts]) for k in ("x", "v", "m", "b", "o"))
 
 
-def run_epochs(net, opt, sched, epochs, g, data, out_path, label):
+def run_epochs(net, opt, sched, epochs, g, data, out_path, label, steps=None):
+    """steps: steps an epoch (default: the whole data once; else that many batches of a fresh permutation)."""
     import torch
     import torch.nn.functional as F
     x, v, vm, m, b, o = data
     n = len(x)
     bs = 64
+    nsteps = steps or n // bs
     w = torch.from_numpy(W_POINTS)
     t0 = time.time()
     net.train()
     for ep in range(epochs):
         perm = g.permutation(n)
         tot = 0.0
-        for k in range(n // bs):
+        for k in range(nsteps):
             idx = perm[k * bs:(k + 1) * bs]
             flip = g.random(bs) < .5
             xb = x[idx].astype(np.float32) / 255.0 - 0.5
@@ -110,10 +118,12 @@ def run_epochs(net, opt, sched, epochs, g, data, out_path, label):
             opt.step()
             sched.step()
             tot += float(loss.detach())
-        print(f"{label}epoch {ep + 1}/{epochs} loss {tot / (n // bs):.4f} ({time.time() - t0:.0f} s)", flush=True)
+        print(f"{label}epoch {ep + 1}/{epochs} loss {tot / nsteps:.4f} ({time.time() - t0:.0f} s)", flush=True)
         os.makedirs(os.path.dirname(out_path), exist_ok=True)
         net.eval()
         torch.save(net.state_dict(), out_path)  # after every epoch (the last one is the result)
+        if steps:
+            torch.save(net.state_dict(), out_path.replace(".pt", f"-ep{ep + 1}.pt"))
         net.train()
     net.eval()
 
@@ -131,13 +141,23 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache", default="build/character")
     ap.add_argument("--out", default="build/character/model.pt")
+    ap.add_argument("--threads", type=int, default=2, help="torch threads and drawing processes")
+    ap.add_argument("--figure-scenes", type=int, default=0,
+                    help="stage 3: this many extra figure scenes (a body below the head; seed + 1), 3 crops each: "
+                         "whole, head, and a head box 2-6 times too large")
+    ap.add_argument("--stage3-epochs", type=int, default=0,
+                    help="stage 3: epochs of --stage3-steps steps at a constant learning rate 3e-4")
+    ap.add_argument("--stage3-steps", type=int, default=250)
     args = ap.parse_args()
 
     import torch
     import torch.nn.functional as F
     torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
-    x, v, m, b, o = dataset(args.seed, args.scenes, args.cache)
+    torch.set_num_threads(args.threads)
+    x, v, m, b, o = dataset(args.seed, args.scenes, args.cache, procs=args.threads)
+    if args.figure_scenes:
+        f = dataset(args.seed + 1, args.figure_scenes, args.cache, figure=True, procs=args.threads)
+        x, v, m, b, o = (np.concatenate([p, q]) for p, q in zip((x, v, m, b, o), f))
     vm = np.stack([mirror_vector(r) for r in v])
     n = len(x)
     print(f"{n} crops, {int(o.sum())} with a character", flush=True)
@@ -159,6 +179,13 @@ def main():
         sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
         run_epochs(net, opt, sched, args.finetune_epochs, np.random.default_rng(args.seed + 200), data, args.out,
                    "fine-tune ")
+    if args.stage3_epochs:
+        # stage 3: with the figure scenes, a constant 3e-4 (so epoch k's weights, saved as model-epK.pt, are what
+        # --stage3-epochs k gives), its own optimizer and random stream
+        opt = torch.optim.AdamW(net.parameters(), 3e-4, weight_decay=1e-4)
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda _: 1.0)
+        run_epochs(net, opt, sched, args.stage3_epochs, np.random.default_rng(args.seed + 300), data, args.out,
+                   "stage 3 ", steps=args.stage3_steps)
     print("wrote", args.out)
 
 
