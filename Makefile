@@ -315,8 +315,12 @@ bench: deps build $(BENCH_AVATARS)
 	$(CLI) bench --avatar avatars/grace-hopper.imx
 	@for a in avatars/astronaut.imx $(BENCH_AVATARS); do $(CLI) bench --avatar $$a --native-only 2>/dev/null | sed -n '/^essence2 bench/,/^peak memory, 4/p'; done
 	@echo "Expression 2 (a character, avatars/squirrel.imx built by the command at its default 416x720, 20 frames a second):"
-	@$(CLI) bench --avatar avatars/squirrel.imx --native-only 2>/dev/null | sed -n '/^essence2 bench/,/^Drawing alone/p'
-	@$(CLI) bench --live 8 --seconds 60 --avatar avatars/squirrel.imx 2>/dev/null
+	@mkdir -p $(OUT)/bench
+	@$(CLI) bench --avatar avatars/squirrel.imx --native-only 2>/dev/null | tee $(OUT)/bench/expression2.txt | sed -n '/^essence2 bench/,/^Drawing alone/p'
+	@$(CLI) bench --live 8 --seconds 60 --avatar avatars/squirrel.imx 2>/dev/null | tee -a $(OUT)/bench/expression2.txt
+	@awk '/^speech, 1 engine/ { v = $$NF + 0; print (v >= 50 ? "target met" : "TARGET MISSED") ": Expression 2, one engine unpaced at 416x720: " $$NF " real time (at least 50x)" } \
+	  /^first speech frame, realtime/ { v = $$(NF - 1) + 0; print (v <= 150 ? "target met" : "TARGET MISSED") ": Expression 2, first speech frame " v " ms after its audio (at most 150 ms)" } \
+	  /^live: 8 engines/ { match($$0, /[0-9]+ skipped/); n = substr($$0, RSTART, RLENGTH) + 0; print (n == 0 ? "target met" : "TARGET MISSED") ": Expression 2, 8 live engines: " n " skipped frames (none)" }' $(OUT)/bench/expression2.txt
 	@$(CLI) bench --live 8 --seconds 60 --avatar avatars/grace-hopper.imx 2>/dev/null
 	@$(CLI) bench --live 4 --seconds 60 --avatar $(OUT)/bench/grace-1080x1920-fit.imx 2>/dev/null
 	@$(CLI) bench --live 4 --seconds 60 --avatar $(OUT)/bench/grace-1080x1920-fill.imx 2>/dev/null
