@@ -1,3 +1,5 @@
+import Essence2Runtime
+
 /// The points of a character's face (Expression 2 avatars: cartoon heads, animals, mascots, plush toys, drawings),
 /// in source picture pixels (x right, y down); "left" is the picture's left.
 package struct CharacterPoints: Sendable, Equatable {
@@ -35,8 +37,6 @@ package struct CharacterPoints: Sendable, Equatable {
         self.confidence = confidence
     }
 
-    /// The state of a character's mouth.
-    package enum MouthState: String, Sendable, Equatable, CaseIterable {
-        case open, closed, absent
-    }
+    /// How the mouth is drawn: the rig's own mouth style (open, closed, absent).
+    package typealias MouthState = CharacterRig.MouthStyle
 }

@@ -26,14 +26,13 @@ struct CharacterPointProposal {
         if right.x - left.x < 2 { (left, right) = (SIMD2(min(left.x, right.x), left.y), SIMD2(max(left.x, right.x) + 2, right.y)) }
         var mouthLeft = inside(found.mouthLeft), mouthRight = inside(found.mouthRight)
         if mouthRight.x - mouthLeft.x < 2 { mouthRight.x = min(Float(width), mouthLeft.x + 2); mouthLeft.x = mouthRight.x - 2 }
-        let style = CharacterRig.MouthStyle(rawValue: found.mouth.rawValue) ?? .closed
         let outline = found.outline.count >= 3 ? found.outline.map(inside) : []
         let points = CharacterSourcePoints(
             leftEye: left, rightEye: right,
             leftEyeRadius: found.leftEyeRadius.isFinite && found.leftEyeRadius > 0.5 ? found.leftEyeRadius : nil,
             rightEyeRadius: found.rightEyeRadius.isFinite && found.rightEyeRadius > 0.5 ? found.rightEyeRadius : nil,
             mouthLeft: mouthLeft, mouthRight: mouthRight, mouthCenter: inside(found.mouthCenter),
-            leftBrow: found.leftBrow.map(inside), rightBrow: found.rightBrow.map(inside), mouth: style,
+            leftBrow: found.leftBrow.map(inside), rightBrow: found.rightBrow.map(inside), mouth: found.mouth,
             outline: outline)
         let confidence = found.confidence.isFinite ? found.confidence : 0
         let doubt = confidence < CharacterPointFinder.lowConfidence
