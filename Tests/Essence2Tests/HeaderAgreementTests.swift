@@ -1,5 +1,6 @@
 import Testing
 @testable import Essence2Runtime
+@testable import Essence2Authoring
 
 /// include/essence2.h is the C contract; the Swift side keeps each number in one place (StreamFormat,
 /// LibraryVersion, the raw values of the enums the C calls take). These tests read the header and check that
@@ -8,7 +9,7 @@ import Testing
     /// `#define NAME value` lines of the header whose value is an integer (parenthesised negatives included).
     static let defines: [String: Int] = {
         var values: [String: Int] = [:]
-        for line in HeaderText.contents.split(separator: "\n") where line.hasPrefix("#define ") {
+        for line in (HeaderText.contents + "\n" + HeaderText.expression2).split(separator: "\n") where line.hasPrefix("#define ") {
             let words = line.split(separator: " ", omittingEmptySubsequences: true)
             guard words.count >= 3 else { continue }
             let literal = String(words[2].filter { $0 != "(" && $0 != ")" })
@@ -25,6 +26,17 @@ import Testing
         #expect(EngineState.ringCapacity == StreamFormat.ringSamples)
         #expect(LipSyncStream.samplesPerFrame == StreamFormat.samplesPerFrame)
         #expect(IdleMotion.framesPerSecond == StreamFormat.framesPerSecond)
+    }
+
+    /// include/expression2.h: Expression 2's cadence, frame size and record.
+    @Test func expression2ConstantsMatchItsHeader() {
+        #expect(Self.defines["BE_EXPRESSION2_FPS"] == FrameCadence.expression2.framesPerSecond)
+        #expect(Self.defines["BE_EXPRESSION2_SAMPLES_PER_FRAME"] == FrameCadence.expression2.samplesPerFrame)
+        #expect(Self.defines["BE_EXPRESSION2_FRAME_AUDIO_SAMPLES"] == FrameCadence.expression2.samplesPerFrame)
+        #expect(Self.defines["BE_EXPRESSION2_WIDTH"] == CharacterAvatarBuilder.defaultSize.width)
+        #expect(Self.defines["BE_EXPRESSION2_HEIGHT"] == CharacterAvatarBuilder.defaultSize.height)
+        #expect(Self.defines["BE_ESSENCE2_AVATAR_PHOTOREAL"] == 0 && Self.defines["BE_ESSENCE2_AVATAR_CHARACTER"] == 1)
+        #expect(FrameCadence.essence2.samplesPerFrame == StreamFormat.samplesPerFrame)
     }
 
     @Test func versionMatchesTheHeader() {
@@ -66,9 +78,13 @@ import Testing
 
 /// The text of include/essence2.h.
 enum HeaderText {
-    static let contents: String = {
-        let path = TestAvatar.repositoryRoot + "/include/essence2.h"
-        guard let bytes = try? BinaryFile.read(path: path, maxSize: 1 << 20) else { return "" }
+    static let contents: String = read("essence2.h")
+    static let expression2: String = read("expression2.h")
+
+    static func read(_ name: String) -> String {
+        guard let bytes = try? BinaryFile.read(path: TestAvatar.repositoryRoot + "/include/" + name, maxSize: 1 << 20) else {
+            return ""
+        }
         return String(decoding: bytes, as: UTF8.self)
-    }()
+    }
 }
