@@ -176,11 +176,6 @@ package final class CharacterRenderer: FrameDrawing {
         flatReach.deallocate()
     }
 
-    package func frameSize(_ mode: DisplayMode) -> (width: Int, height: Int) {
-        let v = view(mode)
-        return (v.width, v.height)
-    }
-
     func view(_ mode: DisplayMode) -> PixelRect {
         mode == .head ? headBox : PixelRect(x: 0, y: 0, width: width, height: height)
     }

@@ -2,7 +2,6 @@
 /// the pacing clocks and the counters. Pure logic on an explicit `now`: the render thread plans and renders
 /// frames through it, the host's calls take frames out of it.
 struct EngineState {
-    static let samplesPerFrame = StreamFormat.samplesPerFrame
     /// Frames a second and samples a frame: Essence 2's or Expression 2's, from the avatar's kind.
     let cadence: FrameCadence
     /// The learned lip-sync model's weights (the shipped ones, or a shared engine container's).

@@ -4,12 +4,6 @@ import Essence2Runtime
 /// a photoreal avatar, 20 of 800 for a character. Functions take the avatar's cadence; Essence 2's is the
 /// default.
 enum RenderTiming {
-    static let framesPerSecond = StreamFormat.framesPerSecond
-    static let samplesPerFrame = StreamFormat.samplesPerFrame
-    static let frameSeconds = 1 / Double(StreamFormat.framesPerSecond)
-    /// Capacity of the engine's audio ring in samples; a single push may not be larger.
-    static let ringSamples = StreamFormat.ringSamples
-
     /// Speech frames that `sampleCount` samples yield: one per started frame period.
     static func speechFrames(forSamples sampleCount: Int, cadence: FrameCadence = .essence2) -> Int {
         (sampleCount + cadence.samplesPerFrame - 1) / cadence.samplesPerFrame
