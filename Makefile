@@ -32,7 +32,9 @@ EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/liv
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2ls') Package.swift
 
-LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1
+LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1 \
+  festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
+  festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
 .PHONY: test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 

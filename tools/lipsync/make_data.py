@@ -35,8 +35,14 @@ TRAIN_FLITE = ["cmu_us_awb", "cmu_us_rms"]         # clustergen voices of two re
 VAL_ESPEAK = ["en-us-nyc+m7", "en-gb-x-gbcwmd+f5"]   # base voices and variants unused in train
 VAL_FESTIVAL = ["cmu_us_slt_arctic_hts"]              # HTS voice built from a recorded person (SLT)
 
-FULL = {"train": 720, "val_per_voice": 12}
-QUICK = {"train": 40, "val_per_voice": 2}
+FULL = {"train": 720, "val_per_voice": 12, "other": 240}
+QUICK = {"train": 40, "val_per_voice": 2, "other": 13}
+# Festival voices of other languages, other recorded speakers (synth_festival.OTHER_VOICES): utterances appended to
+# the training set from a stream of their own, so the items above are the same whichever languages are chosen.
+OTHER_LANGUAGES = ("it", "cs", "fi", "ca", "ru", "hi", "mr", "te")
+OTHER_WARP_SHARE = 0.7  # share of them given a new voice: pitch and vocal-tract length (voice_warp.py)
+# Voices whose Duration_Stretch is ignored (HTS and cluster units speak at their own rate).
+FIXED_RATE = ("upc_ca_ona_hts", "msu_ru_nsh_clunits", "cmu_us_slt_arctic_hts")
 FESTIVAL_SHARE = 0.25  # share of training utterances from Festival
 FLITE_SHARE = 0.25     # share of training utterances from Flite
 WARP_SHARE = 0.5       # share of Festival and Flite training utterances given a new voice (voice_warp.py)
@@ -44,6 +50,17 @@ CLEAN_SHARE = 0.3      # share of training utterances left clean (the rest are a
 VAL_EVERY = 8          # every 8th sentence is held out for validation
 LEAD_KEEP, TAIL_KEEP, FADE = 0.03, 0.05, 0.005  # seconds of a sentence's own silence kept around it
 CHUNK = 20             # utterances per worker task
+
+
+def load_language_sentences(lang):
+    path = os.path.join(HERE, f"sentences-festival-{lang}.txt")
+    return [l.strip() for l in open(path, encoding="utf-8") if l.strip() and not l.startswith("#")]
+
+
+def _warp_params(rng):
+    if rng.random() < 0.6:   # a higher, shorter voice: female and child-like ranges
+        return [round(float(rng.uniform(1.35, 1.9)), 3), round(float(rng.uniform(1.08, 1.22)), 3)]
+    return [round(float(rng.uniform(0.8, 1.3)), 3), round(float(rng.uniform(0.92, 1.08)), 3)]  # another adult
 
 
 def load_sentences():
@@ -54,7 +71,7 @@ def load_sentences():
     return train, val
 
 
-def plan(seed, sizes):
+def plan(seed, sizes, languages=OTHER_LANGUAGES):
     """The list of utterance specs, fully determined by the seed."""
     rng = np.random.default_rng([seed, 0])
     train_s, val_s = load_sentences()
@@ -91,10 +108,7 @@ def plan(seed, sizes):
             var = str(rng.choice(TRAIN_ESPEAK_VARIANTS))
             espeak_params(spec, base + ("+" + var if var else ""))
         if spec["source"] in ("festival", "flite") and rng.random() < WARP_SHARE:
-            if rng.random() < 0.6:   # a higher, shorter voice: female and child-like ranges
-                spec["warp"] = [round(float(rng.uniform(1.35, 1.9)), 3), round(float(rng.uniform(1.08, 1.22)), 3)]
-            else:                    # another adult voice near the original
-                spec["warp"] = [round(float(rng.uniform(0.8, 1.3)), 3), round(float(rng.uniform(0.92, 1.08)), 3)]
+            spec["warp"] = _warp_params(rng)
         spec["augment"] = bool(rng.random() >= CLEAN_SHARE)
         specs.append(spec)
     # validation draws from its own stream, so changing the training plan never changes the validation set
@@ -110,6 +124,22 @@ def plan(seed, sizes):
             spec["augment"] = False
             specs.append(spec)
             k += 1
+    # other languages, last, from their own stream
+    rng = np.random.default_rng([seed, 3])
+    languages = [l for l in OTHER_LANGUAGES if l in languages]
+    pools = {l: load_language_sentences(l) for l in languages}
+    by_language = {l: [v for v, info in synth_festival.OTHER_VOICES.items() if info[0] == l] for l in languages}
+    for j in range(sizes["other"] if languages else 0):
+        lang = str(rng.choice(languages))
+        spec = common("train", sizes["train"] + j, pools[lang])
+        voice = str(rng.choice(by_language[lang]))
+        stretch = round(float(rng.uniform(0.8, 1.3)), 3)
+        spec.update(source="festival", voice=voice, language=lang,
+                    stretch=1.0 if voice in FIXED_RATE else stretch, f0=None)
+        if rng.random() < OTHER_WARP_SHARE:
+            spec["warp"] = _warp_params(rng)
+        spec["augment"] = bool(rng.random() >= CLEAN_SHARE)
+        specs.append(spec)
     return specs
 
 
@@ -254,14 +284,27 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="a small set (40 train, 6 val utterances) in seconds")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (at most 2 on the shared machine)")
+    ap.add_argument("--other-languages", default=",".join(OTHER_LANGUAGES),
+                    help="Festival voices of these languages added to training (comma-separated: "
+                         f"{','.join(OTHER_LANGUAGES)}; 'none' for none)")
     a = ap.parse_args()
+    languages = [] if a.other_languages == "none" else a.other_languages.split(",")
+    unknown = [l for l in languages if l not in OTHER_LANGUAGES]
+    if unknown:
+        ap.error(f"unknown language(s) {', '.join(unknown)}: choose from {', '.join(OTHER_LANGUAGES)}")
     t_start = time.time()
-    specs = plan(a.seed, QUICK if a.quick else FULL)
+    specs = plan(a.seed, QUICK if a.quick else FULL, languages)
 
     # 1. synthesis, in chunks of one engine each, order preserved
     chunks = []
     for src in ("espeak", "festival", "flite"):
-        group = [s for s in specs if s["source"] == src]
+        group = [s for s in specs if s["source"] == src and "language" not in s]
+        chunks += [group[i: i + CHUNK] for i in range(0, len(group), CHUNK)]
+    # the other languages' voices one at a time: a festival process that switches between them can fail (the
+    # Indian voices share tables that a second one redefines)
+    others = [s for s in specs if "language" in s]
+    for voice in sorted({s["voice"] for s in others}):
+        group = [s for s in others if s["voice"] == voice]
         chunks += [group[i: i + CHUNK] for i in range(0, len(group), CHUNK)]
     ctx = mp.get_context("fork")
     results = {}
@@ -276,7 +319,8 @@ def main():
     # 2. clean level, then augmentation (babble from the clean training audio)
     clean = {sid: _normalize_clean(y) for sid, (y, _) in results.items()}
     train_ids = [s["id"] for s in specs if s["split"] == "train"]
-    _POOL = [clean[i] for i in train_ids]
+    # babble from the English training talkers only, so the English items are the same with or without the others
+    _POOL = [clean[s["id"]] for s in specs if s["split"] == "train" and "language" not in s]
     jobs = [(k, a.seed, clean[sid]) for k, sid in enumerate(train_ids)
             if next(s for s in specs if s["id"] == sid)["augment"]]
     with ctx.Pool(max(1, min(a.jobs, 2))) as pool:
@@ -300,7 +344,7 @@ def main():
         n = _write_wav(os.path.join(a.out, rel + ".wav"), y)
         meta = {
             "id": sid, "split": spec["split"], "voice": spec["voice"], "source": spec["source"],
-            "sample_rate": RATE, "samples": n,
+            "language": spec.get("language", "en"), "sample_rate": RATE, "samples": n,
             "text": " ".join(spec["sentences"]),
             "synth": {k: spec[k] for k in ("rate", "pitch", "range", "stretch", "f0", "f0_shift", "f0_std", "warp")
                       if k in spec},
@@ -312,7 +356,8 @@ def main():
             json.dump(meta, f, indent=None, separators=(",", ":"))
             f.write("\n")
         manifest.append({"id": sid, "split": spec["split"], "wav": rel + ".wav", "json": rel + ".json",
-                         "voice": spec["voice"], "source": spec["source"], "seconds": round(n / RATE, 4),
+                         "voice": spec["voice"], "source": spec["source"], "language": spec.get("language", "en"),
+                         "seconds": round(n / RATE, 4),
                          "augmented": desc is not None})
     with open(os.path.join(a.out, "manifest.json"), "w") as f:
         json.dump({"seed": a.seed, "quick": a.quick, "sample_rate": RATE,

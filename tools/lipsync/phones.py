@@ -83,6 +83,65 @@ assert all(v in CLASSES for v in ESPEAK.values())
 assert all(v in CLASSES for v in FESTIVAL.values())
 
 
+# Festival voices of other languages (Debian festvox packages), by their phone set. Their own names (mostly
+# SAMPA; a trailing 1 marks stress, a trailing ':' length, doubled Russian letters palatalisation) mapped to the
+# common set by articulation, as the lips see it: only p, b, m (and their long or palatalised forms) close the
+# lips; the labiodental nasal of Italian "inferno" (nf) is a labiodental; alveolar taps and trills are `l`
+# (alveolar, lips free: English `r` is rounded, these are not); dental stops written th/dh in the Indian phone
+# sets are stops, `t`/`d`.
+FESTIVAL_LANGUAGE = {
+    "italian": {
+        "#": "sil", "i": "iy", "i1": "iy", "e": "ey", "e1": "ey", "E": "eh", "E1": "eh", "a": "aa", "a1": "aa",
+        "o": "ow", "o1": "ow", "O": "ao", "O1": "ao", "u": "uw", "u1": "uw", "j": "y", "w": "w",
+        "p": "p", "b": "b", "t": "t", "d": "d", "k": "k", "g": "g", "f": "f", "v": "v", "s": "s", "z": "z",
+        "S": "sh", "Z": "zh", "ts": "ch", "dz": "jh", "tS": "ch", "dZ": "jh", "m": "m", "n": "n", "J": "n",
+        "nf": "f", "ng": "ng", "l": "l", "L": "l", "r": "l",
+    },
+    "czech": {
+        "#": "sil", "_": "sil", "a": "aa", "a:": "aa", "e": "eh", "e:": "eh", "i": "ih", "i:": "iy",
+        "o": "ow", "o:": "ow", "u": "uh", "u:": "uw", "@": "ax",
+        "p": "p", "b": "b", "t": "t", "d": "d", "t~": "t", "d~": "d", "k": "k", "g": "g", "f": "f", "v": "v",
+        "s": "s", "z": "z", "s~": "sh", "z~": "zh", "c": "ch", "dz": "jh", "c~": "ch", "dz~": "jh",
+        "ch": "hh", "h": "hh", "j": "y", "m": "m", "n": "n", "n~": "n", "n*": "ng", "l": "l", "r": "l",
+        "r~": "zh", "r~*": "sh", "m*": "f",
+    },
+    "finnish": {
+        "#": "sil", "##": "sil", "a": "aa", "a:": "aa", "e": "eh", "e:": "eh", "i": "ih", "i:": "iy",
+        "o": "ow", "o:": "ow", "u": "uh", "u:": "uw", "y": "uw", "y:": "uw", "@": "ae", "@:": "ae",
+        "7": "ow", "7:": "ow", "&": "ax",
+        "p": "p", "p:": "p", "b": "b", "b:": "b", "t": "t", "t:": "t", "d": "d", "d:": "d", "k": "k", "k:": "k",
+        "g": "g", "g:": "g", "f": "f", "f:": "f", "v": "v", "v:": "v", "s": "s", "s:": "s", "z:": "z",
+        "S": "sh", "S:": "sh", "Z:": "zh", "T": "th", "T:": "th", "D:": "dh", "h": "hh", "h:": "hh",
+        "j": "y", "j:": "y", "w": "w", "w:": "w", "m": "m", "m:": "m", "n": "n", "n:": "n", "N": "ng",
+        "N:": "ng", "l": "l", "l:": "l", "L": "l", "L:": "l", "r": "l", "r:": "l",
+    },
+    "catalan": {
+        "#": "sil", "_": "sil", "pau": "sil", "a": "aa", "a1": "aa", "E": "eh", "E1": "eh", "e": "ey",
+        "e1": "ey", "i": "iy", "i1": "iy", "O": "ao", "O1": "ao", "o": "ow", "o1": "ow", "u": "uw", "u1": "uw",
+        "ax": "ax", "j": "y", "w": "w",
+        "p": "p", "b": "b", "t": "t", "d": "d", "k": "k", "g": "g", "f": "f", "s": "s", "z": "z", "S": "sh",
+        "Z": "zh", "m": "m", "n": "n", "J": "n", "l": "l", "L": "l", "r": "l", "rr": "l",
+    },
+    "russian": {
+        "pau": "sil", "a": "ah", "aa": "aa", "ae": "ax", "ay": "ax", "e": "eh", "ee": "eh", "i": "ih",
+        "ii": "iy", "oo": "ao", "u": "uh", "uu": "uw", "ur": "uh", "y": "ih", "yy": "ih",
+        "p": "p", "pp": "p", "b": "b", "bb": "b", "m": "m", "mm": "m", "f": "f", "ff": "f", "v": "v", "vv": "v",
+        "t": "t", "tt": "t", "d": "d", "dd": "d", "n": "n", "nn": "n", "l": "l", "ll": "l", "r": "l", "rr": "l",
+        "s": "s", "ss": "s", "z": "z", "zz": "z", "c": "ch", "ch": "ch", "sh": "sh", "sch": "sh", "zh": "zh",
+        "k": "k", "kk": "k", "g": "g", "gg": "g", "h": "hh", "hh": "hh", "j": "y",
+    },
+    "indic": {   # hindi, marathi and telugu (NSK voices share one phone set)
+        "pau": "sil", "x": "sil", "@": "ah", "a": "ah", "aa": "aa", "aw": "aw", "ay": "ay", "ee": "ey",
+        "eh": "eh", "ih": "ih", "iy": "iy", "oh": "ow", "oo": "ow", "uh": "uh", "uw": "uw", "w": "w", "y": "y",
+        "p": "p", "b": "b", "bh": "b", "m": "m", "f": "f", "v": "v",
+        "t": "t", "td": "t", "T": "t", "th": "t", "tth": "t", "D": "d", "dh": "d", "ddh": "d",
+        "n": "n", "N": "n", "l": "l", "L": "l", "r": "l", "R": "l", "s": "s", "sri": "s", "sh": "sh", "zh": "zh",
+        "ch": "ch", "j": "jh", "k": "k", "kh": "k", "ksh": "k", "g": "g", "gh": "g", "h": "hh",
+    },
+}
+assert all(v in CLASSES for m in FESTIVAL_LANGUAGE.values() for v in m.values())
+
+
 def from_espeak(name: str) -> str:
     """Map an espeak-ng phoneme mnemonic to the common set; pauses (`_`, `_:`, `_!`, ...) become `sil`."""
     name = name.strip()
@@ -97,20 +156,22 @@ def from_espeak(name: str) -> str:
     raise KeyError(f"unmapped espeak phoneme {name!r}")
 
 
-def from_festival(name: str) -> str:
-    """Map a Festival (radio or mrpa) phone name to the common set."""
-    if name in FESTIVAL:
-        return FESTIVAL[name]
-    raise KeyError(f"unmapped festival phone {name!r}")
+def from_festival(name: str, phoneset: str = "english") -> str:
+    """Map a Festival phone name to the common set: `english` (radio or mrpa) or one of FESTIVAL_LANGUAGE's
+    phone sets."""
+    table = FESTIVAL if phoneset == "english" else FESTIVAL_LANGUAGE[phoneset]
+    if name in table:
+        return table[name]
+    raise KeyError(f"unmapped festival phone {name!r} ({phoneset})")
 
 
-def from_segment_ends(segments, duration):
+def from_segment_ends(segments, duration, phoneset="english"):
     """Contiguous [(start_s, end_s, phone)] from Festival/Flite Segment (name, end_s) pairs of a wave lasting
     `duration` seconds: names mapped with from_festival, ends clipped to the wave, empty segments dropped, runs of
     silence merged, and silence to the end of the wave. Empty when no segment lies inside the wave."""
     phones, start = [], 0.0
     for name, end in segments:
-        p = from_festival(name)
+        p = from_festival(name, phoneset)
         end = min(end, duration)
         if end <= start:
             continue

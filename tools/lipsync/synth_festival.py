@@ -5,7 +5,10 @@ sets Duration_Stretch (speaking rate), runs utt.synth, saves the wave (riff) and
 Segment relation with its end time. The waves are resampled to 16 kHz (resample_poly keeps seconds unchanged).
 
 Voices: kal_diphone (festvox-kallpc16k), ked_diphone (festvox-kdlpc16k), cmu_us_slt_arctic_hts
-(festvox-us-slt-hts, 32 kHz; HTS ignores Duration_Stretch, so it always speaks at its own rate).
+(festvox-us-slt-hts, 32 kHz; HTS ignores Duration_Stretch, so it always speaks at its own rate), and the voices
+of other languages in OTHER_VOICES (each recorded from its own speaker; their phone sets are mapped by
+phones.FESTIVAL_LANGUAGE). Their text front ends read their own 8-bit encodings (Czech ISO-8859-2, Finnish and
+Catalan ISO-8859-1), so the batch script is written as bytes, each item's text in its voice's encoding.
 
 Usage as a script:
     python3 tools/lipsync/synth_festival.py "Bob ate a poppy pie." --voice kal_diphone --out /tmp/x.wav
@@ -25,7 +28,28 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import phones as ph  # noqa: E402
 import wavio  # noqa: E402
 
-VOICES = ("kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts")
+# voice -> (language, phone set for phones.from_festival, text encoding, Debian package)
+ENGLISH_VOICES = {
+    "kal_diphone": ("en", "english", "latin-1", "festvox-kallpc16k"),
+    "ked_diphone": ("en", "english", "latin-1", "festvox-kdlpc16k"),
+    "cmu_us_slt_arctic_hts": ("en", "english", "latin-1", "festvox-us-slt-hts"),
+}
+OTHER_VOICES = {
+    "lp_diphone": ("it", "italian", "latin-1", "festvox-italp16k"),
+    "pc_diphone": ("it", "italian", "latin-1", "festvox-itapc16k"),
+    "czech_dita": ("cs", "czech", "iso-8859-2", "festvox-czech-dita"),
+    "czech_krb": ("cs", "czech", "iso-8859-2", "festvox-czech-krb"),
+    "czech_machac": ("cs", "czech", "iso-8859-2", "festvox-czech-machac"),
+    "czech_ph": ("cs", "czech", "iso-8859-2", "festvox-czech-ph"),
+    "suo_fi_lj_diphone": ("fi", "finnish", "latin-1", "festvox-suopuhe-lj"),
+    "hy_fi_mv_diphone": ("fi", "finnish", "latin-1", "festvox-suopuhe-mv"),
+    "upc_ca_ona_hts": ("ca", "catalan", "latin-1", "festvox-ca-ona-hts"),
+    "msu_ru_nsh_clunits": ("ru", "russian", "utf-8", "festvox-ru"),
+    "hindi_NSK_diphone": ("hi", "indic", "utf-8", "festvox-hi-nsk"),
+    "marathi_NSK_diphone": ("mr", "indic", "utf-8", "festvox-mr-nsk"),
+    "telugu_NSK_diphone": ("te", "indic", "utf-8", "festvox-te-nsk"),
+}
+VOICES = {**ENGLISH_VOICES, **OTHER_VOICES}
 OUT_RATE = 16000
 
 
@@ -58,16 +82,17 @@ def synth_batch(items, timeout=600):
         for k, (text, voice, stretch, f0) in enumerate(items):
             if voice not in VOICES:
                 raise ValueError(f"unknown festival voice {voice!r}")
+            enc = VOICES[voice][2]
             if voice != current:
-                lines.append(f"(voice_{voice})")
+                lines.append((f"(voice_{voice})", enc))
                 current = voice
             wav = os.path.join(tmp, f"{k}.wav")
             if f0 is not None:
                 if voice not in ("kal_diphone", "ked_diphone"):
                     raise ValueError(f"{voice} does not take int_lr_params")
-                lines.append(f"(set! int_lr_params '((target_f0_mean {float(f0[0]):.2f}) (target_f0_std "
-                             f"{float(f0[1]):.2f}) (model_f0_mean 170) (model_f0_std 34)))")
-            lines += [
+                lines.append((f"(set! int_lr_params '((target_f0_mean {float(f0[0]):.2f}) (target_f0_std "
+                              f"{float(f0[1]):.2f}) (model_f0_mean 170) (model_f0_std 34)))", enc))
+            lines += [(line, enc) for line in [
                 f"(Parameter.set 'Duration_Stretch {float(stretch):.4f})",
                 f'(set! u (Utterance Text "{_clean(text)}"))',
                 "(utt.synth u)",
@@ -75,11 +100,12 @@ def synth_batch(items, timeout=600):
                 f'(format t "ITEM {k}\\n")',
                 "(mapcar (lambda (s) (format t \"SEG %s %f\\n\" (item.name s) (item.feat s \"end\")))"
                 " (utt.relation.items u 'Segment))",
-            ]
+            ]]
         script = os.path.join(tmp, "batch.scm")
-        with open(script, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        r = subprocess.run(["festival", "--batch", script], capture_output=True, text=True, timeout=timeout)
+        with open(script, "wb") as f:
+            f.write(b"".join(line.encode(enc) + b"\n" for line, enc in lines))
+        r = subprocess.run(["festival", "--batch", script], capture_output=True, text=True, errors="replace",
+                           timeout=timeout)
         if r.returncode != 0:
             raise RuntimeError(f"festival failed: {r.stderr[-2000:]}")
         segs = {}
@@ -97,7 +123,7 @@ def synth_batch(items, timeout=600):
             if rate != OUT_RATE:
                 g = math.gcd(OUT_RATE, rate)
                 x = resample_poly(x.astype(np.float64), OUT_RATE // g, rate // g).astype(np.float32)
-            phones = ph.from_segment_ends(segs.get(k, []), len(x) / OUT_RATE)
+            phones = ph.from_segment_ends(segs.get(k, []), len(x) / OUT_RATE, VOICES[items[k][1]][1])
             if not phones:
                 raise RuntimeError(f"festival gave no segments for item {k}: {items[k][0]!r}")
             out.append((x, phones))
@@ -109,7 +135,7 @@ def main():
 
     ap = argparse.ArgumentParser()
     ap.add_argument("text")
-    ap.add_argument("--voice", default="kal_diphone", choices=VOICES)
+    ap.add_argument("--voice", default="kal_diphone", choices=sorted(VOICES))
     ap.add_argument("--stretch", type=float, default=1.0)
     ap.add_argument("--f0", type=float, nargs=2, metavar=("MEAN", "STD"), help="diphone voices only")
     ap.add_argument("--out")

@@ -97,10 +97,14 @@ def read_wav(path):
     return pcm
 
 
-def load_split(data, split):
+def load_split(data, split, languages=None):
+    """The split's (id, samples, phones); with `languages`, only the items of those languages (`en` when an item
+    names none)."""
     items = []
     for path in sorted(glob.glob(os.path.join(data, split, "*.wav"))):
         meta = json.load(open(path[:-4] + ".json"))
+        if languages is not None and meta.get("language", "en") not in languages:
+            continue
         items.append((os.path.basename(path)[:-4], read_wav(path), [tuple(p) for p in meta["phones"]]))
     return items
 
@@ -465,11 +469,13 @@ def main():
     ap.add_argument("--real-weight", type=float, default=1.0, help="loss weight of the real recordings' frames")
     ap.add_argument("--channel", type=float, default=0.3, help="share of utterances also used through a codec "
                     "or channel (channel.py)")
+    ap.add_argument("--languages", help="train only on the utterances of these languages (comma-separated, `en` "
+                    "for the English voices; default: all in the data set), to measure what each adds")
     a = ap.parse_args()
     start = time.time()
     rng = np.random.default_rng(a.seed)
 
-    train = load_split(a.data, "train")
+    train = load_split(a.data, "train", a.languages.split(",") if a.languages else None)
     val = load_split(a.data, "val")
     if not train or not val:
         sys.exit(f"no data under {a.data}/train and {a.data}/val")
@@ -529,7 +535,7 @@ def main():
                   "real_train": metrics(net, [(i, x, p) for i, x, p, _ in real_train])} if real_val else {}),
               "real_copies": a.real_copies if real_train else 0, "channel_share": a.channel,
               "train_seconds": round(time.time() - start, 1), "steps": a.steps, "members": a.members, "seed": a.seed,
-              "train_utterances": len(train), "val_utterances": len(val)}
+              "train_utterances": len(train), "val_utterances": len(val), "languages": a.languages or "all"}
     os.makedirs(a.out, exist_ok=True)
     torch.save({"members": [m.state_dict() for m in members], "embed": a.embed, "hidden1": a.hidden1,
                 "hidden2": a.hidden2}, os.path.join(a.out, "model.pt"))

@@ -116,3 +116,40 @@ def test_every_language_speaks_with_mapped_phones_and_lip_closures(tmp_path):
         labels = [p for it in items for _, _, p in json.load(open(it))["phones"]]
         assert sum(p in ("p", "b", "m") for p in labels) >= 60, lang
         assert all(p in phones.CLASSES for p in labels)
+
+
+def test_other_languages_close_the_lips_only_on_their_bilabials():
+    # Only labial stops and nasals (plain, long, palatalised, aspirated) close the lips; labiodental nasals and
+    # trills do not, whatever language the phone set belongs to.
+    bilabial = {"p", "b", "m", "pp", "bb", "mm", "p:", "b:", "m:", "bh"}
+    for phoneset, table in phones.FESTIVAL_LANGUAGE.items():
+        for name, common in table.items():
+            assert common in phones.CLASSES, (phoneset, name)
+            assert (phones.phone_class(common) == "bilabial") == (name in bilabial), (phoneset, name)
+    assert phones.from_festival("nf", "italian") == "f"
+    assert phones.from_festival("r", "czech") == "l" and phones.from_festival("r", "english") == "r"
+    with pytest.raises(KeyError):
+        phones.from_festival("kal", "italian")
+
+
+def _festival_voice_installed(voice):
+    return any(os.path.isdir(os.path.join(root, voice)) for root in
+               (os.path.join("/usr/share/festival/voices", d) for d in
+                (os.listdir("/usr/share/festival/voices") if os.path.isdir("/usr/share/festival/voices") else [])))
+
+
+@pytest.mark.parametrize("voice", sorted(__import__("synth_festival").OTHER_VOICES))
+def test_other_language_voices_speak_their_sentences_with_mapped_phones(voice):
+    import make_data
+    import synth_festival
+    if shutil.which("festival") is None or not _festival_voice_installed(voice):
+        pytest.skip(f"festival or its voice {voice} is not installed (make lipsync-deps)")
+    lang = synth_festival.OTHER_VOICES[voice][0]
+    sentences = make_data.load_language_sentences(lang)[:4]
+    out = synth_festival.synth_batch([(s, voice, 1.0, None) for s in sentences])
+    for (y, ph), text in zip(out, sentences):
+        assert len(y) > 16000 * 0.8, (voice, text)
+        assert ph[0][0] == 0.0 and abs(ph[-1][1] - len(y) / 16000) < 1e-6
+        assert sum(p not in ("sil",) for _, _, p in ph) >= 0.5 * len(text.split()), (voice, text)
+    labels = [p for _, ph in out for _, _, p in ph]
+    assert sum(p in phones.BILABIALS for p in labels) >= 4, voice
