@@ -17,6 +17,7 @@
  *     CLOCK_MONOTONIC, as a microphone or a TTS stream delivers it, then be_essence2_end_utterance(), until
  *     be_essence2_reply_counts() says the reply ended), interrupted replies (be_essence2_reset() part way
  *     through), idle stretches (2 to 8 s of idle frames) and, every 40 to 120 s, a destroy and a new create.
+ *   The engines start 0.3 s apart.
  *
  * Skipped frames, checked for every engine life: be_essence2_skipped_frames() (reply frames skipped as late),
  * be_essence2_reanchor_slots() (slots dropped after a long stall), be_essence2_anchor_slots(), the sum of
@@ -438,6 +439,9 @@ static int hold(struct engine *e) {
 
 static void *engine_main(void *arg) {
     struct engine *e = arg;
+    /* Sessions start one after another, 0.3 s apart, as a host's users arrive, not all in the same instant
+       (ten creates and warm-ups at once are a burst no live host makes). */
+    usleep((useconds_t)e->index * 300000);
     if (open_engine(e) != 0 || wait_ready(e) != 0) goto out;
     while (!atomic_load(&failed)) {
         if (hold(e) != 0) break;
