@@ -39,6 +39,7 @@
 #define _GNU_SOURCE
 
 #include <dirent.h>
+#include <malloc.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -449,9 +450,16 @@ static void *engine_main(void *arg) {
         double r = uniform(e, 0, 1);
         int rc;
         if (now_s() >= e->next_recreate) {
+            double t = now_s();
             rc = close_engine(e);
+            double t1 = now_s();
             if (rc == 0) rc = open_engine(e);
+            double t2 = now_s();
             if (rc == 0) rc = wait_ready(e);
+            if (verbose && rc == 0)
+                fprintf(stderr, "soak: %7.2f s engine %d (%s): recreated: destroy %.0f ms, create %.0f ms, ready %.0f ms "
+                        "later\n", t - t_start, e->index, e->size_name, (t1 - t) * 1000, (t2 - t1) * 1000,
+                        (now_s() - t2) * 1000);
         } else if (r < 0.55) {
             rc = reply(e, &clips[next_random(e) % (uint64_t)nclips], -1);
         } else if (r < 0.75) {
@@ -477,7 +485,7 @@ out:
 
 struct sample {
     double t, cpu;
-    long rss;
+    long rss, heap_kb; /* VmRSS; malloc's bytes in use (mallinfo2: in its arenas and mmapped), a diagnostic */
     int threads, fds;
 };
 
@@ -513,14 +521,18 @@ static int checkpoint(struct sample *s, double t0) {
        and its lowest value kept: the memory the process holds, not where a queue happened to stand. */
     usleep(1000000);
     long rss = -1;
+    size_t heap = 0;
     for (int k = 0; k < 20; k++) {
         long r = rss_kb();
         if (rss < 0 || (r >= 0 && r < rss)) rss = r;
+        struct mallinfo2 m = mallinfo2();
+        if (k == 0 || m.uordblks + m.hblkhd < heap) heap = m.uordblks + m.hblkhd;
         usleep(100000);
     }
     s->t = now_s() - t0;
     s->cpu = cpu_s();
     s->rss = rss;
+    s->heap_kb = (long)(heap / 1024);
     s->threads = count_entries("/proc/self/task");
     s->fds = count_entries("/proc/self/fd");
     pthread_mutex_lock(&lock);
@@ -538,9 +550,10 @@ static long long skipped_now(void) {
 static long long missed_now(void) { return TOTAL(missed) + TOTAL(live_missed) + TOTAL(index_gaps); }
 
 static void print_line(const char *label, const struct sample *s, const struct sample *prev) {
-    printf("soak: %-8s %6.0f s  frames %9lld  skipped %lld  missed %lld  rss %6.1f MB  threads %3d  fds %3d  cpu %4.0f%%\n",
+    printf("soak: %-8s %6.0f s  frames %9lld  skipped %lld  missed %lld  rss %6.1f MB  threads %3d  fds %3d  cpu %4.0f%%"
+           "  (malloc in use %.1f MB)\n",
            label, s->t, TOTAL(frames), skipped_now(), missed_now(), s->rss / 1024.0, s->threads, s->fds,
-           s->t > prev->t ? (s->cpu - prev->cpu) / (s->t - prev->t) * 100.0 : 0.0);
+           s->t > prev->t ? (s->cpu - prev->cpu) / (s->t - prev->t) * 100.0 : 0.0, s->heap_kb / 1024.0);
     fflush(stdout);
 }
 
@@ -696,6 +709,9 @@ int main(int argc, char **argv) {
                "(under 5 MB), highest %.1f MB\n",
                rss_ok ? "pass" : "FAIL", base.rss / 1024.0, base.t, last.rss / 1024.0, drift / 1024.0,
                rss_max / 1024.0);
+        printf("soak: (malloc's bytes in use: %.1f MB at the baseline, %.1f MB at the end, %+.1f MB: VmRSS growth beyond "
+               "it is memory malloc keeps, not memory the program holds)\n",
+               base.heap_kb / 1024.0, last.heap_kb / 1024.0, (last.heap_kb - base.heap_kb) / 1024.0);
         printf("soak: %s: threads %d and fds %d at the baseline, %d and %d at the end, the same at every checkpoint\n",
                flat ? "pass" : "FAIL", base.threads, base.fds, last.threads, last.fds);
         if (!rss_ok || !flat) ok = 0;
