@@ -25,12 +25,13 @@
  * own count of missed slots: frames received against the 25-a-second slots between an engine's first and last
  * frame (a short stall of 1 to 2 periods drops a slot that no counter of the library reports).
  *
- * Checkpoints: every 60 s (and at the end of the warm-up, and at the end) the main thread asks the engine
+ * Checkpoints: every 60 s of the run (and at the end of the warm-up, and at the end) the main thread asks the engine
  * threads to finish their current action and hold (alive, taking idle frames); once all hold and 1 s has
  * passed (so the render threads of destroyed engines are gone) it reads VmRSS (/proc/self/status: the lowest of
  * 20 readings over 2 s, as the engines' queues of rendered frames fill and drain), the threads (/proc/self/task)
  * and the open descriptors (/proc/self/fd), prints a line, and lets them go on. The first
- * checkpoint after the warm-up (--warmup, default a tenth of the run, at most 300 s) is the baseline: threads
+ * checkpoint at the end of the warm-up (--warmup, default a tenth of the run, at most 300 s) is the baseline (those
+ * before it are printed as "warm-up" and not compared): threads
  * and descriptors must equal it at every later checkpoint, and VmRSS at the end may exceed it by less than 5 MB.
  *
  * Exit status: 0 when every check passed, 1 on any failure (every failed call prints the library's reason),
@@ -632,7 +633,7 @@ int main(int argc, char **argv) {
     struct sample base = {0}, prev = start, last = {0};
     int have_base = 0, flat = 1;
     long rss_max = 0;
-    double next_check = warmup;
+    double next_check = warmup < CHECKPOINT_EVERY ? warmup : CHECKPOINT_EVERY;
     while (!atomic_load(&failed)) {
         double target = next_check < seconds ? next_check : seconds;
         while (now_s() - t0 < target && !atomic_load(&failed)) usleep(200000);
@@ -640,9 +641,12 @@ int main(int argc, char **argv) {
         int final = target >= seconds;
         struct sample s;
         if (checkpoint(&s, t0) != 0) break;
-        const char *label = !have_base ? "baseline" : final ? "end" : "check";
+        int warming = !have_base && s.t < warmup - 1 && !final;
+        const char *label = warming ? "warm-up" : !have_base ? "baseline" : final ? "end" : "check";
         print_line(label, &s, &prev);
-        if (!have_base) {
+        if (warming) {
+            /* not compared: the engines are still settling */
+        } else if (!have_base) {
             base = s;
             have_base = 1;
         } else if (s.threads != base.threads || s.fds != base.fds) {
@@ -654,7 +658,9 @@ int main(int argc, char **argv) {
         prev = s;
         last = s;
         if (final) break;
-        next_check = s.t - fmod(s.t - warmup, CHECKPOINT_EVERY) + CHECKPOINT_EVERY;
+        /* every 60 s of the run, and the end of the warm-up */
+        next_check = floor(s.t / CHECKPOINT_EVERY) * CHECKPOINT_EVERY + CHECKPOINT_EVERY;
+        if (!have_base && warmup > s.t && warmup < next_check) next_check = warmup;
         if (seconds - next_check < CHECKPOINT_EVERY / 2) next_check = seconds; /* no short last stretch */
     }
     atomic_store(&done, 1);
