@@ -95,10 +95,14 @@ public func be_essence2_is_ready(_ h: OpaquePointer?) -> Int32 {
 @_cdecl("be_essence2_destroy")
 public func be_essence2_destroy(_ h: OpaquePointer?) -> Int32 {
     guard h != nil else { return succeed(ResultCode.ok) }
-    guard let engine = HandleRegistry.unregister(h) else { return fail(ResultCode.argument, unknownHandle) }
-    engine.stop()
-    // A metered session's final report, waited for at most 2 s (at once when unmetered).
-    engine.endSession(waitUntil: SystemClock().nanoseconds() + finalReportWait)
+    do {
+        guard let engine = HandleRegistry.unregister(h) else { return fail(ResultCode.argument, unknownHandle) }
+        engine.stop()
+        // A metered session's final report, waited for at most 2 s (at once when unmetered).
+        engine.endSession(waitUntil: SystemClock().nanoseconds() + finalReportWait)
+    }
+    // The engine is released (its render thread gives back what it held when it ends).
+    ProcessMemory.returnFreed()
     return succeed(ResultCode.ok)
 }
 

@@ -98,8 +98,12 @@ final class EngineCore: Sendable {
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { raw in
-            let core = Unmanaged<EngineCore>.fromOpaque(raw!).takeRetainedValue()
-            core.renderLoop()
+            do {
+                let core = Unmanaged<EngineCore>.fromOpaque(raw!).takeRetainedValue()
+                core.renderLoop()
+            }
+            // The renderer is gone (and the engine too, when this thread held it last): its memory back.
+            ProcessMemory.returnFreed()
             return nil
         }, context)
         if started == 0 {
