@@ -560,18 +560,27 @@ static void print_line(const char *label, const struct sample *s, const struct s
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: soak [--seconds N] [--warmup N] [--small N] [--large N] [--seed N] SMALL.imx LARGE.imx SPEECH.wav...\n"
+            "usage: soak [--seconds N] [--warmup N] [--small N] [--large N] [--seed N] [--leaks-only]\n"
+            "            SMALL.imx LARGE.imx SPEECH.wav...\n"
             "  N live engines of SMALL.imx (8) and of LARGE.imx (2), each with its own host loop, for --seconds\n"
             "  (3600) of replies, interrupts, idle stretches and recreates; checks skipped frames, VmRSS drift\n"
-            "  (< 5 MB after --warmup, default a tenth of the run, at most 300 s), threads and descriptors.\n");
+            "  (< 5 MB after --warmup, default a tenth of the run, at most 300 s), threads and descriptors.\n"
+            "  --leaks-only (make test's two minutes): skipped frames and VmRSS drift are printed, not judged (they\n"
+            "  need the full run on an otherwise idle machine); judged are errors, threads and descriptors, and\n"
+            "  malloc's bytes in use (< 5 MB drift).\n");
 }
 
 int main(int argc, char **argv) {
     double seconds = 3600, warmup = -1;
-    int nsmall = 8, nlarge = 2;
+    int nsmall = 8, nlarge = 2, leaks_only = 0;
     unsigned long long seed = 1;
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (strcmp(argv[i], "--leaks-only") == 0) {
+            leaks_only = 1;
+            i--;
+            continue;
+        }
         if (i + 1 >= argc) return usage(), 2;
         const char *v = argv[i + 1];
         if (strcmp(argv[i], "--seconds") == 0) seconds = atof(v);
@@ -705,22 +714,25 @@ int main(int argc, char **argv) {
         ok = 0;
     }
     long long skipped = skipped_now(), missed = missed_now();
-    printf("soak: %s: skipped frames %lld, slots without a frame %lld (none allowed)\n",
-           skipped == 0 && missed == 0 ? "pass" : "FAIL", skipped, missed);
-    if (skipped != 0 || missed != 0) ok = 0;
+    const char *judged_skips = skipped == 0 && missed == 0 ? "pass" : leaks_only ? "not judged" : "FAIL";
+    printf("soak: %s: skipped frames %lld, slots without a frame %lld (none allowed)\n", judged_skips, skipped,
+           missed);
+    if ((skipped != 0 || missed != 0) && !leaks_only) ok = 0;
     if (have_base) {
         long drift = last.rss - base.rss;
-        int rss_ok = drift < RSS_LIMIT_KB;
+        long heap_drift = last.heap_kb - base.heap_kb;
+        int rss_ok = drift < RSS_LIMIT_KB || leaks_only;
+        int heap_ok = heap_drift < RSS_LIMIT_KB;
         printf("soak: %s: resident memory %.1f MB at the baseline (%.0f s), %.1f MB at the end, drift %+.1f MB "
                "(under 5 MB), highest %.1f MB\n",
-               rss_ok ? "pass" : "FAIL", base.rss / 1024.0, base.t, last.rss / 1024.0, drift / 1024.0,
-               rss_max / 1024.0);
-        printf("soak: (malloc's bytes in use: %.1f MB at the baseline, %.1f MB at the end, %+.1f MB: VmRSS growth beyond "
-               "it is memory malloc keeps, not memory the program holds)\n",
-               base.heap_kb / 1024.0, last.heap_kb / 1024.0, (last.heap_kb - base.heap_kb) / 1024.0);
+               drift < RSS_LIMIT_KB ? "pass" : leaks_only ? "not judged" : "FAIL", base.rss / 1024.0, base.t,
+               last.rss / 1024.0, drift / 1024.0, rss_max / 1024.0);
+        printf("soak: %s: malloc's bytes in use %.1f MB at the baseline, %.1f MB at the end, %+.1f MB (under 5 MB; VmRSS "
+               "growth beyond it is memory malloc keeps, not memory the program holds)\n", heap_ok ? "pass" : "FAIL",
+               base.heap_kb / 1024.0, last.heap_kb / 1024.0, heap_drift / 1024.0);
         printf("soak: %s: threads %d and fds %d at the baseline, %d and %d at the end, the same at every checkpoint\n",
                flat ? "pass" : "FAIL", base.threads, base.fds, last.threads, last.fds);
-        if (!rss_ok || !flat) ok = 0;
+        if (!rss_ok || !heap_ok || !flat) ok = 0;
     }
     printf("soak: %s\n", ok ? "PASS" : "FAIL");
     for (int c = 0; c < nclips; c++) free(clips[c].samples);
