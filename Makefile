@@ -143,6 +143,24 @@ $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ -ldl
 
+# The examples again under AddressSanitizer and UndefinedBehaviorSanitizer (build/asan; any UB report ends the run:
+# no recovery): integration/c/run.sh runs minimal_loop, render_file and plugin_host from there too, and
+# integration/player/run.sh the live player (LIVE_ASAN).
+ASAN_FLAGS    := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+ASAN_EXAMPLES := $(OUT)/asan/minimal_loop $(OUT)/asan/render_file $(OUT)/asan/plugin_host
+
+$(OUT)/asan/minimal_loop $(OUT)/asan/render_file: $(OUT)/asan/%: examples/%.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
+
+$(OUT)/asan/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ -ldl
+
+$(OUT)/asan/live_player: examples/live_player.c include/essence2.h $(LIB) | need-sdl
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sdl2 sndfile)
+
 CTEST_SOURCES := $(wildcard integration/c/*.c)
 
 $(OUT)/test_abi: $(CTEST_SOURCES) integration/c/*.h include/essence2.h include/expression2.h $(LIB)
@@ -178,8 +196,25 @@ $(OUT)/gst/test_gst: integration/gst/test_gst.c include/essence2.h $(LIB)
 	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude $< -o $@ \
 	  $$(pkg-config --cflags --libs gstreamer-1.0 gstreamer-app-1.0 sndfile) -lm $(LINKLIB)
 
-test-gst: $(GST_PLUGIN) $(OUT)/gst/test_gst
+# The element and its test program again under UndefinedBehaviorSanitizer (build/gst-ubsan): any report ends the
+# process (no recovery, no suppressions), so the pipeline or test fails; test-gst runs every check with both.
+UBSAN_FLAGS := -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+GST_UBSAN   := $(OUT)/gst-ubsan/libgstessence2.so $(OUT)/gst-ubsan/test_gst
+
+$(OUT)/gst-ubsan/libgstessence2.so: gst/gstessence2avatar.c gst/gstessence2avatar.h gst/plugin.c include/essence2.h $(LIB) | need-gst
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(UBSAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude -fPIC -shared -DE2_VERSION='"$(VERSION)"' \
+	  gst/gstessence2avatar.c gst/plugin.c -o $@ $$(pkg-config --cflags --libs $(GST_MODULES)) \
+	  -L$(LIBDIR) -lessence2 -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN/../lib' -Wl,-z,defs
+
+$(OUT)/gst-ubsan/test_gst: integration/gst/test_gst.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(UBSAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude $< -o $@ \
+	  $$(pkg-config --cflags --libs gstreamer-1.0 gstreamer-app-1.0 sndfile) -lm $(LINKLIB)
+
+test-gst: $(GST_PLUGIN) $(OUT)/gst/test_gst $(GST_UBSAN)
 	integration/gst/run.sh
+	GST_BUILD=$(OUT)/gst-ubsan UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 integration/gst/run.sh
 
 # The reference service (service/, Python): its own venv in build/venv-service, pytest with a schemathesis run.
 test-service:
@@ -205,7 +240,7 @@ test-swift: build
 	$(SWIFT) test -c release --scratch-path .build/tests
 
 # integration/c/curl/abi_check.c: the libcurl ABI the library declares for itself equals <curl/curl.h>'s.
-test-c: all $(CTESTS)
+test-c: all $(CTESTS) $(ASAN_EXAMPLES)
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -ISources/CCurlLoader/include integration/c/curl/abi_check.c
 	integration/c/run.sh
 
@@ -293,8 +328,8 @@ test-swiftpm:
 	integration/swiftpm/run.sh
 
 # The live players under Xvfb with SDL's file-backed sound card: audio/video offset, screenshot, --say, --mic.
-test-player: build $(OUT)/live_player
-	integration/player/run.sh $(CLI) $(OUT)/live_player $(OUT)/player-screenshot.png
+test-player: build $(OUT)/live_player $(OUT)/asan/live_player
+	LIVE_ASAN=$(OUT)/asan/live_player integration/player/run.sh $(CLI) $(OUT)/live_player $(OUT)/player-screenshot.png
 
 # Watch it live: Grace Hopper speaks the demo clip in a window, lips on the sound card's played position.
 live: deps build
