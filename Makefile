@@ -146,7 +146,7 @@ $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 # The examples again under AddressSanitizer and UndefinedBehaviorSanitizer (build/asan; any UB report ends the run:
 # no recovery): integration/c/run.sh runs minimal_loop, render_file and plugin_host from there too, and
 # integration/player/run.sh the live player (LIVE_ASAN).
-ASAN_FLAGS    := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+ASAN_FLAGS    := -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer
 ASAN_EXAMPLES := $(OUT)/asan/minimal_loop $(OUT)/asan/render_file $(OUT)/asan/plugin_host
 
 $(OUT)/asan/minimal_loop $(OUT)/asan/render_file: $(OUT)/asan/%: examples/%.c include/essence2.h $(LIB)
@@ -196,9 +196,10 @@ $(OUT)/gst/test_gst: integration/gst/test_gst.c include/essence2.h $(LIB)
 	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude $< -o $@ \
 	  $$(pkg-config --cflags --libs gstreamer-1.0 gstreamer-app-1.0 sndfile) -lm $(LINKLIB)
 
-# The element and its test program again under UndefinedBehaviorSanitizer (build/gst-ubsan): any report ends the
-# process (no recovery, no suppressions), so the pipeline or test fails; test-gst runs every check with both.
-UBSAN_FLAGS := -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# The element and its test program again under UndefinedBehaviorSanitizer (build/gst-ubsan), with
+# float-cast-overflow (undefined in C, and not part of GCC's -fsanitize=undefined): any report ends the process (no
+# recovery, no suppressions), so the pipeline or test fails; test-gst runs every check with both builds.
+UBSAN_FLAGS := -fsanitize=undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer
 GST_UBSAN   := $(OUT)/gst-ubsan/libgstessence2.so $(OUT)/gst-ubsan/test_gst
 
 $(OUT)/gst-ubsan/libgstessence2.so: gst/gstessence2avatar.c gst/gstessence2avatar.h gst/plugin.c include/essence2.h $(LIB) | need-gst

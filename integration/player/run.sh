@@ -120,7 +120,9 @@ if [ -n "${LIVE_ASAN:-}" ]; then
         "$LIVE_ASAN" avatars/grace-hopper.imx "$T/clip10.wav" --log "$T/asan.log" >"$T/out" 2>"$T/err"
     status=$?
     shown=$(($(wc -l <"$T/asan.log") - 1))
-    [ "$status" = 0 ] && ! grep -q "Sanitizer" "$T/err" && [ "$shown" = "$expected" ]
+    # What is checked here is the sanitizers' verdict; the timing is the plain build's (above): instrumented code
+    # runs about twice as slowly, so on a loaded machine a frame or two may be skipped to stay on the sound.
+    [ "$status" = 0 ] && ! grep -q "Sanitizer" "$T/err" && [ "$shown" -ge $((expected - 5)) ]
     verdict "live_player under AddressSanitizer+UBSan: exit $status, no report, $shown of $expected speech frames shown"
     [ "$status" = 0 ] || grep -A12 "ERROR\|runtime error" "$T/err" | head -30
 fi

@@ -27,14 +27,15 @@ def test_sigkill_mid_run_loses_nothing_and_bills_nothing_twice(tmp_path: Path) -
 
 def test_sigkill_while_sessions_start(tmp_path: Path) -> None:
     """Killed after the first acknowledged report: other engines' session starts are in flight; a start the
-    service stored but could not answer is left as a session of 0 seconds (the client starts another)."""
+    service stored but could not answer, sent again with its Idempotency-Key, is the same session (no other is
+    stored: check_billing)."""
     result = run_load(tmp_path, sessions=40, reports=200, kill_at=0.001, think_s=0.05, quiet=True, seed=10)
     assert result["billing"]["sessions"] == 40  # type: ignore[index]
 
 
 def test_the_billing_check_sees_a_lost_report(tmp_path: Path) -> None:
     """The check itself: a client's final figures that the database does not hold fail it."""
-    run_load(tmp_path, sessions=2, reports=4, quiet=True)
+    run_load(tmp_path, sessions=2, reports=4, accounts=1, quiet=True)
     engine = Engine(0, "load0", "", "", 2, 1, session_id="s_" + "x" * 32, sent_final=(5, 2, 3), closed=True)
     with pytest.raises(LoadFailure, match="not stored"):
         check_billing(tmp_path / "service.sqlite3", [engine])
