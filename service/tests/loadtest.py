@@ -71,6 +71,7 @@ class Stats:
     retries: int = 0
     acknowledged_reports: int = 0
     replayed_finals: int = 0  # a final answered 409: the service stored it, its answer was lost (the kill)
+    lost_answers: int = 0  # answers dropped on purpose (``lose``): the request is sent again
 
     def count(self, status: int) -> None:
         self.statuses[status] = self.statuses.get(status, 0) + 1
@@ -91,6 +92,7 @@ class Engine:
     acked: tuple[int, int, int] = (0, 0, 0)  # the largest acknowledged (seconds, talking, idle)
     sent_final: tuple[int, int, int] | None = None
     closed: bool = False
+    final_answer_lost: bool = False
 
     def figures(self) -> list[tuple[int, int, int]]:
         """The cumulative figures of each report: a few seconds of talking and idle between reports."""
@@ -159,8 +161,10 @@ def percentile(values: list[float], p: float) -> float:
 class Run:
     """One load run: the engines against ``service``, with an optional SIGKILL and restart."""
 
-    def __init__(self, service: Service, engines: list[Engine], think_s: float, kill_after: int | None) -> None:
+    def __init__(self, service: Service, engines: list[Engine], think_s: float, kill_after: int | None,
+                 lose: float = 0.0) -> None:
         self.service, self.engines, self.think_s, self.kill_after = service, engines, think_s, kill_after
+        self.lose = lose
         self.stats = Stats()
         self.up = asyncio.Event()
         self.up.set()
@@ -191,6 +195,15 @@ class Run:
             elapsed = time.perf_counter() - start
             self.stats.count(status)
             self.stats.latencies[kind].append(elapsed)
+            if self.lose and status < 300 and self.rng.random() < self.lose:
+                # The answer is lost on its way back (the service did the work): the client sends it again.
+                self.stats.lost_answers += 1
+                self.stats.retries += 1
+                if kind == "session":
+                    engine.abandoned_sessions += 1
+                if kind == "final":
+                    engine.final_answer_lost = True
+                continue
             if status >= 500:
                 self.stats.errors_5xx.append(f"{kind} {path}: {status} {answer[:200]!r}")
             if status in (408, 429) or status >= 500:
@@ -231,7 +244,7 @@ class Run:
                 if final:
                     engine.closed = True
                 await self.maybe_kill()
-            elif status == 409 and final and self.kill_after is not None:
+            elif status == 409 and final and (self.kill_after is not None or engine.final_answer_lost):
                 # A final the service stored before it was killed, its answer lost: the library takes 409 as
                 # "session gone" and stops. The database check below says whether the figures are the final's.
                 engine.closed = True
@@ -336,10 +349,11 @@ async def setup(db: Path, tmp: Path, accounts: int) -> tuple[dict[str, str], str
 
 
 def run_load(tmp: Path, sessions: int, reports: int, accounts: int = 4, kill_at: float | None = None,
-             think_s: float = 0.005, seed: int = 7, quiet: bool = False) -> dict[str, object]:
+             think_s: float = 0.005, seed: int = 7, quiet: bool = False, lose: float = 0.0) -> dict[str, object]:
     """One run: ``sessions`` engines over ``accounts`` accounts, ``reports`` usage reports in all (finals
-    included); with ``kill_at`` (0..1), SIGKILL once that share of the reports is acknowledged. Returns the
-    figures; raises LoadFailure when a check fails."""
+    included); with ``kill_at`` (0..1), SIGKILL once that share of the reports is acknowledged; with ``lose``
+    (0..1), that share of the successful answers is dropped by the client, which sends the request again (an
+    answer lost in transit). Returns the figures; raises LoadFailure when a check fails."""
     if reports < sessions:
         raise ValueError("at least one report (the final one) per session")
     db = tmp / "service.sqlite3"
@@ -353,7 +367,7 @@ def run_load(tmp: Path, sessions: int, reports: int, accounts: int = 4, kill_at:
 
     async def go() -> tuple[Run, float]:
         await service.start()
-        run = Run(service, engines, think_s, kill_after)
+        run = Run(service, engines, think_s, kill_after, lose)
         try:
             wall = await run.run()
         finally:
@@ -366,13 +380,13 @@ def run_load(tmp: Path, sessions: int, reports: int, accounts: int = 4, kill_at:
         "sessions": sessions, "reports": reports, "accounts": accounts, "wall_s": round(wall, 2),
         "requests": sum(stats.statuses.values()), "statuses": dict(sorted(stats.statuses.items())),
         "5xx": len(stats.errors_5xx), "unanswered": stats.unanswered, "retries": stats.retries,
+        "answers_lost_on_purpose": stats.lost_answers, "finals_answered_409": stats.replayed_finals,
         "latency_ms": {k: {"n": len(v), "p50": round(percentile(v, 50) * 1000, 2),
                            "p99": round(percentile(v, 99) * 1000, 2), "max": round(max(v) * 1000, 2) if v else None}
                        for k, v in stats.latencies.items()},
     }
     if kill_after is not None:
-        result["kill"] = {"after_acknowledged_reports": kill_after, "checked": run.kill_check,
-                          "finals_answered_409": stats.replayed_finals}
+        result["kill"] = {"after_acknowledged_reports": kill_after, "checked": run.kill_check}
     if not quiet:
         print(json.dumps(result, indent=1), flush=True)
     if stats.errors_5xx:
@@ -403,10 +417,12 @@ def summary(label: str, r: dict[str, object]) -> str:
     parts.append(f"  billed: {billing['billed_seconds']} s over {billing['sessions']} sessions, exactly the clients' "
                  f"finals; other sessions: {billing['orphan_sessions']} (starts sent again: "
                  f"{billing['starts_sent_again']})")
+    if r["answers_lost_on_purpose"]:
+        parts.append(f"  answers dropped by the clients (sent again): {r['answers_lost_on_purpose']}; finals sent again "
+                     f"and answered 409 (already stored): {r['finals_answered_409']}")
     if "kill" in r:
         parts.append(f"  SIGKILL after {r['kill']['after_acknowledged_reports']} acknowledged reports: "  # type: ignore[index]
-                     f"{r['kill']['checked']} all stored; finals answered 409 after the restart: "  # type: ignore[index]
-                     f"{r['kill']['finals_answered_409']}")  # type: ignore[index]
+                     f"{r['kill']['checked']} all stored at once after the kill")  # type: ignore[index]
     return "\n".join(parts)
 
 
@@ -418,6 +434,8 @@ def main() -> int:
     parser.add_argument("--kill-at", type=float, default=0.5, help="share of the reports acknowledged before the "
                         "SIGKILL of the second run (default 0.5)")
     parser.add_argument("--no-kill", action="store_true", help="only the clean run")
+    parser.add_argument("--lose", type=float, default=0.01, help="share of the answers the clients of the SIGKILL "
+                        "run drop and send again, as if lost in transit (default 0.01)")
     parser.add_argument("--think", type=float, default=0.005, metavar="S",
                         help="each engine waits up to S seconds before each report (default 0.005)")
     args = parser.parse_args()
@@ -430,7 +448,8 @@ def main() -> int:
         if not args.no_kill:
             with tempfile.TemporaryDirectory(prefix="essence2-load-") as d:
                 results.append(("SIGKILL run", run_load(Path(d), args.sessions, args.reports, args.accounts,
-                                                       kill_at=args.kill_at, think_s=args.think, seed=8)))
+                                                       kill_at=args.kill_at, think_s=args.think, seed=8,
+                                                       lose=args.lose)))
     except LoadFailure as exc:
         print(f"load test FAILED: {exc}", file=sys.stderr)
         return 1

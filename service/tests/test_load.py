@@ -25,6 +25,14 @@ def test_sigkill_mid_run_loses_nothing_and_bills_nothing_twice(tmp_path: Path) -
     assert result["unanswered"] > 0 or kill["checked"]["acknowledged_seconds"] > 0  # type: ignore[index]
 
 
+def test_lost_answers_are_sent_again_and_nothing_is_billed_twice(tmp_path: Path) -> None:
+    """A tenth of the answers lost on the way back (the service did the work): the clients send the same request
+    again, session starts with the same Idempotency-Key, finals answered 409 (already stored)."""
+    result = run_load(tmp_path, sessions=40, reports=400, lose=0.1, quiet=True, seed=11)
+    assert result["answers_lost_on_purpose"] > 20
+    assert result["billing"]["starts_sent_again"] > 0  # type: ignore[index]
+
+
 def test_sigkill_while_sessions_start(tmp_path: Path) -> None:
     """Killed after the first acknowledged report: other engines' session starts are in flight; a start the
     service stored but could not answer, sent again with its Idempotency-Key, is the same session (no other is
