@@ -113,6 +113,7 @@ class Service:
         self.db, self.port, self.extra = db, port, extra
         self.process: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{port}"
+        self.cpu_used = 0.0  # CPU seconds of the service's processes, counted when each is stopped or killed
 
     async def start(self) -> None:
         self.process = subprocess.Popen(
@@ -127,13 +128,25 @@ class Service:
             self.process.kill()
             raise LoadFailure(f"the service did not start: {line!r}")
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the running service process has used so far; 0 where /proc cannot say."""
+        if self.process is None:
+            return 0.0
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def kill(self) -> None:
         assert self.process is not None
+        self.cpu_used += self.cpu_seconds()
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            self.cpu_used += self.cpu_seconds()
             self.process.send_signal(signal.SIGTERM)
             try:
                 if self.process.wait(20) != 0:
@@ -381,6 +394,8 @@ def run_load(tmp: Path, sessions: int, reports: int, accounts: int = 4, kill_at:
         "requests": sum(stats.statuses.values()), "statuses": dict(sorted(stats.statuses.items())),
         "5xx": len(stats.errors_5xx), "unanswered": stats.unanswered, "retries": stats.retries,
         "answers_lost_on_purpose": stats.lost_answers, "finals_answered_409": stats.replayed_finals,
+        "service_cpu_s": round(service.cpu_used, 2),
+        "service_cpu_ms_per_request": round(service.cpu_used * 1000 / max(1, sum(stats.statuses.values())), 3),
         "latency_ms": {k: {"n": len(v), "p50": round(percentile(v, 50) * 1000, 2),
                            "p99": round(percentile(v, 99) * 1000, 2), "max": round(max(v) * 1000, 2) if v else None}
                        for k, v in stats.latencies.items()},
@@ -408,7 +423,9 @@ def summary(label: str, r: dict[str, object]) -> str:
     lat = r["latency_ms"]
     assert isinstance(lat, dict)
     parts = [f"{label}: {r['sessions']} sessions, {r['reports']} reports, {r['requests']} answered requests in "
-             f"{r['wall_s']} s, 5xx: {r['5xx']}, unanswered (service down): {r['unanswered']}"]
+             f"{r['wall_s']} s, 5xx: {r['5xx']}, unanswered (service down): {r['unanswered']}",
+             f"  service CPU: {r['service_cpu_s']} s, {r['service_cpu_ms_per_request']} ms a request (what the "
+             f"latencies below cost when the machine is shared)"]
     for kind in KINDS:
         k = lat[kind]
         parts.append(f"  {kind:8s} n={k['n']:6d}  p50 {k['p50']:8.2f} ms  p99 {k['p99']:8.2f} ms  max {k['max']} ms")
