@@ -92,7 +92,7 @@ class Engine:
     acked: tuple[int, int, int] = (0, 0, 0)  # the largest acknowledged (seconds, talking, idle)
     sent_final: tuple[int, int, int] | None = None
     closed: bool = False
-    final_answer_lost: bool = False
+    final_answer_lost: bool = False  # an attempt at the final got no answer (or it was dropped)
 
     def figures(self) -> list[tuple[int, int, int]]:
         """The cumulative figures of each report: a few seconds of talking and idle between reports."""
@@ -203,6 +203,8 @@ class Run:
                 self.stats.retries += 1
                 if kind == "session":
                     engine.abandoned_sessions += 1  # the service may have stored it before it died
+                if kind == "final":
+                    engine.final_answer_lost = True  # ... and a final: sent again, it may be answered 409
                 await asyncio.sleep(RETRY_S)
                 continue
             elapsed = time.perf_counter() - start
@@ -257,9 +259,9 @@ class Run:
                 if final:
                     engine.closed = True
                 await self.maybe_kill()
-            elif status == 409 and final and (self.kill_after is not None or engine.final_answer_lost):
-                # A final the service stored before it was killed, its answer lost: the library takes 409 as
-                # "session gone" and stops. The database check below says whether the figures are the final's.
+            elif status == 409 and final and engine.final_answer_lost:
+                # A final the service stored but whose answer was lost (killed, timed out, dropped): the library
+                # takes 409 as "session gone" and stops. The database check says whether the figures are the final's.
                 engine.closed = True
                 self.stats.replayed_finals += 1
             else:
