@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -80,6 +80,7 @@ help:
 	@echo "make gst        the GStreamer element essence2avatar: $(OUT)/gst/libgstessence2.so (GST_PLUGIN_PATH=$(OUT)/gst)"
 	@echo "make lib        libessence2.so alone (needs only the Swift toolchain)"
 	@echo "make deps       install the Debian packages the build, the tests and the demo need (as root)"
+	@echo "make test-load  the reference service under load: 200 sessions, 10,000 reports, a SIGKILL mid-run (1 min)"
 	@echo "make test-fresh the README's two commands in a fresh Debian 12 root (mmdebstrap; slow)"
 	@echo "make lipsync-data / lipsync-train / lipsync-eval   lip-sync model: data, training, evaluation"
 	@echo "make lipsync-align     re-align the real recordings (tools/lipsync/real) with PocketSphinx"
@@ -142,6 +143,24 @@ $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ -ldl
 
+# The examples again under AddressSanitizer and UndefinedBehaviorSanitizer (build/asan; any UB report ends the run:
+# no recovery): integration/c/run.sh runs minimal_loop, render_file and plugin_host from there too, and
+# integration/player/run.sh the live player (LIVE_ASAN).
+ASAN_FLAGS    := -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer
+ASAN_EXAMPLES := $(OUT)/asan/minimal_loop $(OUT)/asan/render_file $(OUT)/asan/plugin_host
+
+$(OUT)/asan/minimal_loop $(OUT)/asan/render_file: $(OUT)/asan/%: examples/%.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
+
+$(OUT)/asan/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ -ldl
+
+$(OUT)/asan/live_player: examples/live_player.c include/essence2.h $(LIB) | need-sdl
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sdl2 sndfile)
+
 CTEST_SOURCES := $(wildcard integration/c/*.c)
 
 $(OUT)/test_abi: $(CTEST_SOURCES) integration/c/*.h include/essence2.h include/expression2.h $(LIB)
@@ -177,12 +196,36 @@ $(OUT)/gst/test_gst: integration/gst/test_gst.c include/essence2.h $(LIB)
 	$(CC) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude $< -o $@ \
 	  $$(pkg-config --cflags --libs gstreamer-1.0 gstreamer-app-1.0 sndfile) -lm $(LINKLIB)
 
-test-gst: $(GST_PLUGIN) $(OUT)/gst/test_gst
+# The element and its test program again under UndefinedBehaviorSanitizer (build/gst-ubsan), with
+# float-cast-overflow (undefined in C, and not part of GCC's -fsanitize=undefined): any report ends the process (no
+# recovery, no suppressions), so the pipeline or test fails; test-gst runs every check with both builds.
+UBSAN_FLAGS := -fsanitize=undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer
+GST_UBSAN   := $(OUT)/gst-ubsan/libgstessence2.so $(OUT)/gst-ubsan/test_gst
+
+$(OUT)/gst-ubsan/libgstessence2.so: gst/gstessence2avatar.c gst/gstessence2avatar.h gst/plugin.c include/essence2.h $(LIB) | need-gst
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(UBSAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude -fPIC -shared -DE2_VERSION='"$(VERSION)"' \
+	  gst/gstessence2avatar.c gst/plugin.c -o $@ $$(pkg-config --cflags --libs $(GST_MODULES)) \
+	  -L$(LIBDIR) -lessence2 -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN/../lib' -Wl,-z,defs
+
+$(OUT)/gst-ubsan/test_gst: integration/gst/test_gst.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(UBSAN_FLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude $< -o $@ \
+	  $$(pkg-config --cflags --libs gstreamer-1.0 gstreamer-app-1.0 sndfile) -lm $(LINKLIB)
+
+test-gst: $(GST_PLUGIN) $(OUT)/gst/test_gst $(GST_UBSAN)
 	integration/gst/run.sh
+	GST_BUILD=$(OUT)/gst-ubsan UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 integration/gst/run.sh
 
 # The reference service (service/, Python): its own venv in build/venv-service, pytest with a schemathesis run.
 test-service:
 	service/run_tests.sh -q
+
+# The service under load (service/tests/loadtest.py): 200 engines' sessions and 10,000 usage reports on loopback,
+# p50/p99 per request kind, no 5xx, billed sums exact; then again with a SIGKILL mid-run and a restart on the
+# same database. About a minute. `make test-service` runs a short version (tests/test_load.py).
+test-load:
+	service/run_tests.sh --load
 
 # Sessions end to end: engines through the C interface against the reference service on loopback.
 test-sessions: build test-service
@@ -198,7 +241,7 @@ test-swift: build
 	$(SWIFT) test -c release --scratch-path .build/tests
 
 # integration/c/curl/abi_check.c: the libcurl ABI the library declares for itself equals <curl/curl.h>'s.
-test-c: all $(CTESTS)
+test-c: all $(CTESTS) $(ASAN_EXAMPLES)
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -ISources/CCurlLoader/include integration/c/curl/abi_check.c
 	integration/c/run.sh
 
@@ -286,8 +329,8 @@ test-swiftpm:
 	integration/swiftpm/run.sh
 
 # The live players under Xvfb with SDL's file-backed sound card: audio/video offset, screenshot, --say, --mic.
-test-player: build $(OUT)/live_player
-	integration/player/run.sh $(CLI) $(OUT)/live_player $(OUT)/player-screenshot.png
+test-player: build $(OUT)/live_player $(OUT)/asan/live_player
+	LIVE_ASAN=$(OUT)/asan/live_player integration/player/run.sh $(CLI) $(OUT)/live_player $(OUT)/player-screenshot.png
 
 # Watch it live: Grace Hopper speaks the demo clip in a window, lips on the sound card's played position.
 live: deps build

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Tests of the reference service (make test-service): creates or refreshes build/venv-service, then runs pytest.
+# `run_tests.sh --load [OPTIONS]` runs the full load test instead (make test-load).
 # Quick when the venv is up to date: a stamp keyed on pyproject.toml's sha256 says so. Exit status: pytest's.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,5 +19,10 @@ fi
 
 cd "$here"
 set +e
+if [ "${1:-}" = "--load" ]; then  # make test-load: the full load test (tests/loadtest.py), its options after --load
+    shift
+    "$venv/bin/python" tests/loadtest.py "$@"
+    exit $?
+fi
 "$venv/bin/python" -m pytest "$@"
 exit $?

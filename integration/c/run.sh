@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # integration/c/run.sh - the C side of `make test`: the ABI tests (plain, and under AddressSanitizer with
-# UndefinedBehaviorSanitizer), then the
-# three examples on examples/audio/demo.wav, with their outputs checked.
+# UndefinedBehaviorSanitizer), then the three examples on examples/audio/demo.wav, with their outputs checked,
+# plain and again built with AddressSanitizer and UndefinedBehaviorSanitizer (build/asan).
 #
-# Run from anywhere, after `make all build/test_abi build/test_abi_asan` (what `make test-c` does).
+# Run from anywhere, after `make all build/test_abi build/test_abi_asan build/asan/{minimal_loop,render_file,plugin_host}`
+# (what `make test-c` does).
 # Environment: BUILD (where the binaries are, default build), ESSENCE2_LIB (the library for plugin_host,
 # default build/lib/libessence2.so.1), AVATAR (default avatars/grace-hopper.imx).
 # Prints one line per check and ends with "c-tests: N passed, M failed"; exits 1 when anything failed.
@@ -24,9 +25,9 @@ fail() { failed=$((failed + 1)); echo "FAIL $1"; }
 tmp=$(mktemp -d /tmp/essence2-c-tests.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-for bin in test_abi test_abi_asan minimal_loop render_file plugin_host; do
+for bin in test_abi test_abi_asan minimal_loop render_file plugin_host asan/minimal_loop asan/render_file asan/plugin_host; do
   if [ ! -x "$BUILD/$bin" ]; then
-    echo "run.sh: $BUILD/$bin is missing: run 'make test-c' (or make all $BUILD/test_abi $BUILD/test_abi_asan)" >&2
+    echo "run.sh: $BUILD/$bin is missing: run 'make test-c'" >&2
     echo "c-tests: 0 passed, 1 failed"
     exit 1
   fi
@@ -85,104 +86,119 @@ demo_samples=$(( ($(stat -c %s "$DEMO") - 44) / 2 ))   # a plain 44-byte-header 
 if command -v ffprobe >/dev/null; then demo_samples=$(wav_samples "$DEMO"); fi
 speech_frames=$(( (demo_samples + FRAME_SAMPLES - 1) / FRAME_SAMPLES ))
 
-# --- minimal_loop (realtime) -------------------------------------------------------------------------
-"$BUILD/minimal_loop" "$AVATAR" "$DEMO" "$tmp/live.y4m" >"$tmp/live.log" 2>&1
-st=$?
-cat "$tmp/live.log"
-if [ $st -eq 0 ]; then
-  n=$(y4m_frames "$tmp/live.y4m")
-  # realtime: the reply's frames (some may be skipped when late), a little idle before, the ramp after
-  if [ -n "$n" ] && [ "$n" -ge $(( speech_frames * 9 / 10 )) ] && [ "$n" -le $(( speech_frames + 125 )) ]; then
-    ok "minimal_loop: $n frames for $speech_frames frames of speech"
-  else
-    fail "minimal_loop: ${n:-no} frames in the y4m, expected about $speech_frames (speech) + ramp"
-  fi
-  if command -v ffmpeg >/dev/null; then
-    if ffmpeg -v error -i "$tmp/live.y4m" -f null - 2>"$tmp/ffmpeg.log" && [ ! -s "$tmp/ffmpeg.log" ]; then
-      ok "minimal_loop: ffmpeg decodes the y4m"
-    else
-      fail "minimal_loop: ffmpeg cannot decode the y4m: $(head -c 300 "$tmp/ffmpeg.log")"
-    fi
-  fi
-else
-  fail "minimal_loop exited with status $st"
-fi
-
-# refuses audio that is not 16 kHz mono, with a clear message and a non-zero status
-if command -v sox >/dev/null; then
-  sox "$DEMO" -r 44100 "$tmp/44k.wav"
-else
-  ffmpeg -v error -i "$DEMO" -ar 44100 "$tmp/44k.wav"
-fi
-"$BUILD/minimal_loop" "$AVATAR" "$tmp/44k.wav" "$tmp/never.y4m" >"$tmp/44k.log" 2>&1
-st=$?
-if [ $st -ne 0 ] && grep -q "44100 Hz" "$tmp/44k.log" && grep -q "16 kHz mono" "$tmp/44k.log" \
-   && grep -q "essence2 audio" "$tmp/44k.log"; then
-  ok "minimal_loop refuses 44.1 kHz audio (status $st): $(head -n 1 "$tmp/44k.log")"
-else
-  fail "minimal_loop on 44.1 kHz audio: status $st, message: $(cat "$tmp/44k.log")"
-fi
-"$BUILD/minimal_loop" >/dev/null 2>"$tmp/usage.log"
-st=$?
-if [ $st -ne 0 ] && grep -q "^usage: minimal_loop" "$tmp/usage.log"; then ok "minimal_loop prints its usage"; else fail "minimal_loop without arguments: status $st"; fi
-"$BUILD/minimal_loop" "$tmp/none.imx" "$DEMO" "$tmp/never.y4m" >/dev/null 2>"$tmp/noavatar.log"
-st=$?
-if [ $st -ne 0 ] && grep -q "be_essence2_create failed (-2): no such file" "$tmp/noavatar.log"; then
-  ok "minimal_loop reports a missing avatar: $(head -n 1 "$tmp/noavatar.log")"
-else
-  fail "minimal_loop with a missing avatar: status $st, message: $(cat "$tmp/noavatar.log")"
-fi
-# A damaged avatar: the examples print the library's own reason (a checksum mismatch), not the code's meaning.
-cp "$AVATAR" "$tmp/damaged.imx"
-printf '\377' | dd of="$tmp/damaged.imx" bs=1 seek=100000 conv=notrunc 2>/dev/null
-"$BUILD/minimal_loop" "$tmp/damaged.imx" "$DEMO" "$tmp/never.y4m" >/dev/null 2>"$tmp/damaged.log"
-st=$?
-if [ $st -ne 0 ] && grep -q "be_essence2_create failed (-2): checksum mismatch in section" "$tmp/damaged.log" \
-   && ! grep -q "audio ring full" "$tmp/damaged.log"; then
-  ok "minimal_loop reports a damaged avatar with the library's reason: $(head -n 1 "$tmp/damaged.log")"
-else
-  fail "minimal_loop with a damaged avatar: status $st, message: $(cat "$tmp/damaged.log")"
-fi
-
-# --- render_file (unpaced) ---------------------------------------------------------------------------
-for run in 1 2; do
-  "$BUILD/render_file" "$AVATAR" "$DEMO" "$tmp/file$run.y4m" "$tmp/file$run.wav" --seed 7 >"$tmp/file$run.log" 2>&1
+# --- the examples -----------------------------------------------------------------------------------
+# run_examples DIR TAG: minimal_loop, render_file and plugin_host from DIR, each check's name followed by TAG.
+run_examples() {
+  local bin=$1 tag=$2 st n s run
+  # --- minimal_loop (realtime) -------------------------------------------------------------------------
+  "$bin/minimal_loop" "$AVATAR" "$DEMO" "$tmp/live.y4m" >"$tmp/live.log" 2>&1
   st=$?
-  cat "$tmp/file$run.log"
-  if [ $st -ne 0 ]; then
-    fail "render_file (run $run) exited with status $st"
-    rm -f "$tmp/file$run.y4m"
-    continue
-  fi
-  if [ $run -eq 1 ]; then
-    n=$(y4m_frames "$tmp/file1.y4m")
-    s=""
-    if command -v ffprobe >/dev/null; then s=$(wav_samples "$tmp/file1.wav"); fi
-    # the reply: exactly ceil(samples/640) speech frames, then at least one ramp frame and one idle frame
-    if [ -n "$n" ] && [ "$n" -ge $(( speech_frames + 2 )) ] && [ "$n" -le $(( speech_frames + 100 )) ]; then
-      ok "render_file: $n frames for $speech_frames frames of speech"
+  cat "$tmp/live.log"
+  if [ $st -eq 0 ]; then
+    n=$(y4m_frames "$tmp/live.y4m")
+    # realtime: the reply's frames (some may be skipped when late), a little idle before, the ramp after
+    if [ -n "$n" ] && [ "$n" -ge $(( speech_frames * 9 / 10 )) ] && [ "$n" -le $(( speech_frames + 125 )) ]; then
+      ok "minimal_loop$tag: $n frames for $speech_frames frames of speech"
     else
-      fail "render_file: ${n:-no} frames in the y4m, expected $speech_frames speech frames + ramp + idle"
+      fail "minimal_loop$tag: ${n:-no} frames in the y4m, expected about $speech_frames (speech) + ramp"
     fi
-    if grep -q "($speech_frames speech," "$tmp/file1.log"; then
-      ok "render_file: exactly $speech_frames speech frames for $demo_samples samples"
-    else
-      fail "render_file: expected exactly $speech_frames speech frames: $(cat "$tmp/file1.log")"
+    if command -v ffmpeg >/dev/null; then
+      if ffmpeg -v error -i "$tmp/live.y4m" -f null - 2>"$tmp/ffmpeg.log" && [ ! -s "$tmp/ffmpeg.log" ]; then
+        ok "minimal_loop$tag: ffmpeg decodes the y4m"
+      else
+        fail "minimal_loop$tag: ffmpeg cannot decode the y4m: $(head -c 300 "$tmp/ffmpeg.log")"
+      fi
     fi
-    if [ -n "$s" ] && [ -n "$n" ] && [ "$s" -eq $(( n * FRAME_SAMPLES )) ]; then
-      ok "render_file: the wav has exactly frames x 640 = $s samples"
-    else
-      fail "render_file: the wav has ${s:-unknown} samples, expected ${n:-?} x 640"
-    fi
-  fi
-done
-if [ -f "$tmp/file1.y4m" ] && [ -f "$tmp/file2.y4m" ]; then
-  if cmp -s "$tmp/file1.y4m" "$tmp/file2.y4m" && cmp -s "$tmp/file1.wav" "$tmp/file2.wav"; then
-    ok "render_file: two runs with --seed 7 are byte-identical"
   else
-    fail "render_file: two runs with --seed 7 differ ($(cmp "$tmp/file1.y4m" "$tmp/file2.y4m" 2>&1 | head -n 1))"
+    fail "minimal_loop$tag exited with status $st"
   fi
-fi
+
+  # refuses audio that is not 16 kHz mono, with a clear message and a non-zero status
+  if command -v sox >/dev/null; then
+    rm -f "$tmp/44k.wav"; sox "$DEMO" -r 44100 "$tmp/44k.wav"
+  else
+    ffmpeg -v error -y -i "$DEMO" -ar 44100 "$tmp/44k.wav"
+  fi
+  "$bin/minimal_loop" "$AVATAR" "$tmp/44k.wav" "$tmp/never.y4m" >"$tmp/44k.log" 2>&1
+  st=$?
+  if [ $st -ne 0 ] && grep -q "44100 Hz" "$tmp/44k.log" && grep -q "16 kHz mono" "$tmp/44k.log" \
+     && grep -q "essence2 audio" "$tmp/44k.log"; then
+    ok "minimal_loop$tag refuses 44.1 kHz audio (status $st): $(head -n 1 "$tmp/44k.log")"
+  else
+    fail "minimal_loop$tag on 44.1 kHz audio: status $st, message: $(cat "$tmp/44k.log")"
+  fi
+  "$bin/minimal_loop" >/dev/null 2>"$tmp/usage.log"
+  st=$?
+  if [ $st -ne 0 ] && grep -q "^usage: minimal_loop" "$tmp/usage.log"; then ok "minimal_loop$tag prints its usage"; else fail "minimal_loop$tag without arguments: status $st"; fi
+  "$bin/minimal_loop" "$tmp/none.imx" "$DEMO" "$tmp/never.y4m" >/dev/null 2>"$tmp/noavatar.log"
+  st=$?
+  if [ $st -ne 0 ] && grep -q "be_essence2_create failed (-2): no such file" "$tmp/noavatar.log"; then
+    ok "minimal_loop$tag reports a missing avatar: $(head -n 1 "$tmp/noavatar.log")"
+  else
+    fail "minimal_loop$tag with a missing avatar: status $st, message: $(cat "$tmp/noavatar.log")"
+  fi
+  # A damaged avatar: the examples print the library's own reason (a checksum mismatch), not the code's meaning.
+  cp "$AVATAR" "$tmp/damaged.imx"
+  printf '\377' | dd of="$tmp/damaged.imx" bs=1 seek=100000 conv=notrunc 2>/dev/null
+  "$bin/minimal_loop" "$tmp/damaged.imx" "$DEMO" "$tmp/never.y4m" >/dev/null 2>"$tmp/damaged.log"
+  st=$?
+  if [ $st -ne 0 ] && grep -q "be_essence2_create failed (-2): checksum mismatch in section" "$tmp/damaged.log" \
+     && ! grep -q "audio ring full" "$tmp/damaged.log"; then
+    ok "minimal_loop$tag reports a damaged avatar with the library's reason: $(head -n 1 "$tmp/damaged.log")"
+  else
+    fail "minimal_loop$tag with a damaged avatar: status $st, message: $(cat "$tmp/damaged.log")"
+  fi
+
+  # --- render_file (unpaced) ---------------------------------------------------------------------------
+  for run in 1 2; do
+    "$bin/render_file" "$AVATAR" "$DEMO" "$tmp/file$run.y4m" "$tmp/file$run.wav" --seed 7 >"$tmp/file$run.log" 2>&1
+    st=$?
+    cat "$tmp/file$run.log"
+    if [ $st -ne 0 ]; then
+      fail "render_file$tag (run $run) exited with status $st"
+      rm -f "$tmp/file$run.y4m"
+      continue
+    fi
+    if [ $run -eq 1 ]; then
+      n=$(y4m_frames "$tmp/file1.y4m")
+      s=""
+      if command -v ffprobe >/dev/null; then s=$(wav_samples "$tmp/file1.wav"); fi
+      # the reply: exactly ceil(samples/640) speech frames, then at least one ramp frame and one idle frame
+      if [ -n "$n" ] && [ "$n" -ge $(( speech_frames + 2 )) ] && [ "$n" -le $(( speech_frames + 100 )) ]; then
+        ok "render_file$tag: $n frames for $speech_frames frames of speech"
+      else
+        fail "render_file$tag: ${n:-no} frames in the y4m, expected $speech_frames speech frames + ramp + idle"
+      fi
+      if grep -q "($speech_frames speech," "$tmp/file1.log"; then
+        ok "render_file$tag: exactly $speech_frames speech frames for $demo_samples samples"
+      else
+        fail "render_file$tag: expected exactly $speech_frames speech frames: $(cat "$tmp/file1.log")"
+      fi
+      if [ -n "$s" ] && [ -n "$n" ] && [ "$s" -eq $(( n * FRAME_SAMPLES )) ]; then
+        ok "render_file$tag: the wav has exactly frames x 640 = $s samples"
+      else
+        fail "render_file$tag: the wav has ${s:-unknown} samples, expected ${n:-?} x 640"
+      fi
+    fi
+  done
+  if [ -f "$tmp/file1.y4m" ] && [ -f "$tmp/file2.y4m" ]; then
+    if cmp -s "$tmp/file1.y4m" "$tmp/file2.y4m" && cmp -s "$tmp/file1.wav" "$tmp/file2.wav"; then
+      ok "render_file$tag: two runs with --seed 7 are byte-identical"
+    else
+      fail "render_file$tag: two runs with --seed 7 differ ($(cmp "$tmp/file1.y4m" "$tmp/file2.y4m" 2>&1 | head -n 1))"
+    fi
+  fi
+
+  # plugin_host: dlopen, a reply, quiesce_all, dlclose, three times
+  "$bin/plugin_host" "$LIB" "$AVATAR" >"$tmp/plugin.log" 2>&1
+  st=$?
+  cat "$tmp/plugin.log"
+  if [ $st -eq 0 ]; then
+    ok "plugin_host$tag: 3 rounds of dlopen, reply, quiesce_all, dlclose"
+  else
+    fail "plugin_host$tag exited with status $st"
+  fi
+}
 
 # --- plugin_host (dlopen) ----------------------------------------------------------------------------
 # its list of functions must be the header's
@@ -211,14 +227,19 @@ if [ -f "$LIB" ]; then
   if [ "$soname" = "libessence2.so.1" ]; then ok "SONAME libessence2.so.1"; else fail "SONAME is '$soname', not libessence2.so.1"; fi
   if readelf -d "$LIB" | grep -q 'Flags:.*NODELETE'; then ok "linked -z nodelete (dlclose never unmaps it)"; else fail "no NODELETE flag"; fi
 fi
-"$BUILD/plugin_host" "$LIB" "$AVATAR" >"$tmp/plugin.log" 2>&1
-st=$?
-cat "$tmp/plugin.log"
-if [ $st -eq 0 ]; then
-  ok "plugin_host: 3 rounds of dlopen, reply, quiesce_all, dlclose"
-else
-  fail "plugin_host exited with status $st"
-fi
+run_examples "$BUILD" ""
+# Again built with AddressSanitizer and UndefinedBehaviorSanitizer (make test-c: build/asan): a report fails the
+# example that made it (a non-zero status). Leak detection stays on: the examples free what they create, and the
+# library's and the Swift runtime's global allocations stay reachable (nothing is reported; see test_abi_asan).
+instrumented=""
+for b in minimal_loop render_file plugin_host; do
+  nm "$BUILD/asan/$b" | grep -q " __asan_init" && nm "$BUILD/asan/$b" | grep -q " __ubsan_handle_" \
+    || instrumented="$instrumented $b"
+done
+if [ -z "$instrumented" ]; then ok "the examples in $BUILD/asan are built with AddressSanitizer and UBSan"
+else fail "not instrumented in $BUILD/asan:$instrumented"; fi
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=23 UBSAN_OPTIONS=print_stacktrace=1 \
+  run_examples "$BUILD/asan" " (asan)"
 
 echo "c-tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,11 +3,14 @@
 # the element tests (test_gst elements: caps, timestamps, end-of-stream, other input rates and float, flush, bad
 # avatars, live pacing, 20 pipelines with no leak), the README's file pipeline to an MP4 with its sync measured from the file (test_gst
 # sync), and the README's live pipelines (to fakesink, and to autovideosink on a virtual display when xvfb-run
-# is there). Needs build/gst/libgstessence2.so and build/gst/test_gst (make test-gst builds them).
+# is there). Needs build/gst/libgstessence2.so and build/gst/test_gst (make test-gst builds them); GST_BUILD=DIR
+# takes both from DIR instead (make test-gst runs everything again with build/gst-ubsan, the UndefinedBehaviorSanitizer
+# build: a report aborts the process, so the check that ran it fails).
 # Ends with "gst pipelines: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
-export GST_PLUGIN_PATH="$PWD/build/gst"
+GST_BUILD=${GST_BUILD:-build/gst}
+export GST_PLUGIN_PATH="$PWD/$GST_BUILD"
 export GST_REGISTRY="${TMPDIR:-/tmp}/essence2-gst-registry-$$.bin"
 passed=0
 failed=0
@@ -18,6 +21,13 @@ trap 'rm -rf "$work" "$GST_REGISTRY"' EXIT
 avatar=avatars/grace-hopper.imx
 speech=examples/audio/demo.wav
 
+case $GST_BUILD in
+  *ubsan*)
+    if nm -D "$GST_BUILD/libgstessence2.so" | grep -q __ubsan_handle_ && nm "$GST_BUILD/test_gst" | grep -q __ubsan_handle_
+    then ok "$GST_BUILD: the element and test_gst are built with UndefinedBehaviorSanitizer"
+    else fail "$GST_BUILD: the element or test_gst is not built with UndefinedBehaviorSanitizer"; fi ;;
+esac
+
 inspect=$(gst-inspect-1.0 essence2avatar 2>&1)
 missing=""
 for word in "SINK template: 'sink'" "SRC template: 'video'" "SRC template: 'audio'" "format: S16LE" "format: BGR" \
@@ -27,7 +37,7 @@ done
 if [ -z "$missing" ]; then ok "gst-inspect-1.0 essence2avatar documents the pads, their caps and every property"
 else fail "gst-inspect-1.0 essence2avatar lacks:$missing"; echo "$inspect" | head -40; fi
 
-if build/gst/test_gst elements "$avatar" "$speech"; then ok "element tests (test_gst elements)"
+if "$GST_BUILD/test_gst" elements "$avatar" "$speech"; then ok "element tests (test_gst elements)"
 else fail "element tests (test_gst elements)"; fi
 
 # The README's file pipeline, as written there.
@@ -42,7 +52,7 @@ fi
 streams=$(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$work/out.mp4" 2>&1 | paste -sd,)
 if [ "$streams" = "h264,aac" ]; then ok "the MP4 plays: ffprobe finds H.264 video and AAC sound ($streams)"
 else fail "ffprobe of the MP4: $streams"; fi
-if build/gst/test_gst sync "$work/out.mp4" "$avatar" "$speech"; then ok "the MP4's sound and picture are in step"
+if "$GST_BUILD/test_gst" sync "$work/out.mp4" "$avatar" "$speech"; then ok "the MP4's sound and picture are in step"
 else fail "the MP4's sound and picture are in step"; fi
 
 # The head mode: square frames. The video caps are required by a capsfilter (the head crop of the test avatar is
@@ -95,5 +105,5 @@ if command -v xvfb-run >/dev/null 2>&1; then
   fi
 fi
 
-echo "gst pipelines: $passed passed, $failed failed"
+echo "gst pipelines ($GST_BUILD): $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -120,6 +120,40 @@ async def test_usage_keeps_the_largest(client: TestClient, world: World, store: 
     assert await usage_of(store, "acme") == (1, 90, 30, 60)
 
 
+async def test_a_start_sent_again_with_its_idempotency_key_is_the_same_session(client: TestClient, world: World,
+                                                                              store: Store) -> None:
+    """The dedup contract of session starts: a client whose first start got no answer sends it again with the same
+    Idempotency-Key and gets the same session; a start without a key, or with another, is a new session."""
+    sha = world.sha["grace-v2"]
+    headers = {**world.auth("acme"), "Idempotency-Key": "0b6c2a57-4f7e-4d7e-9f43-5c0d8b1f2e11"}
+    first = await client.post("/v1/sessions", json=session_body(sha), headers=headers)
+    again = await client.post("/v1/sessions", json=session_body(sha), headers=headers)
+    assert first.status == again.status == 201
+    sid = (await first.json())["session_id"]
+    assert await again.json() == await first.json()
+    assert await usage_of(store, "acme") == (1, 0, 0, 0)
+    await report(client, world, sid, 5, 7, final=True)
+    closed = await client.post("/v1/sessions", json=session_body(sha), headers=headers)  # still the same session
+    assert (await closed.json())["session_id"] == sid
+    other = await client.post("/v1/sessions", json=session_body(sha), headers={**headers, "Idempotency-Key": "k2"})
+    plain = await client.post("/v1/sessions", json=session_body(sha), headers=world.auth("acme"))
+    assert len({sid, (await other.json())["session_id"], (await plain.json())["session_id"]}) == 3
+    # another account's key space is its own
+    free = await client.post("/v1/sessions", json=session_body(sha),
+                             headers={**world.auth("free"), "Idempotency-Key": headers["Idempotency-Key"]})
+    assert free.status == 201 and (await free.json())["session_id"] != sid
+    # the same key for another avatar or install_id is refused, and nothing is recorded
+    await expect_error(await client.post("/v1/sessions", json=session_body(world.sha["grace-v1"]), headers=headers),
+                       422, "BAD_REQUEST")
+    await expect_error(await client.post("/v1/sessions", json=session_body(sha, install_id="other"),
+                                         headers=headers), 422, "BAD_REQUEST")
+    for bad_key in ("", "x" * 129, "a b"):
+        resp = await client.post("/v1/sessions", json=session_body(sha),
+                                 headers={**world.auth("acme"), "Idempotency-Key": bad_key})
+        await expect_error(resp, 422, "BAD_REQUEST")
+    assert (await usage_of(store, "acme"))[:2] == (3, 12)
+
+
 async def test_final_closes_and_a_later_report_is_refused(client: TestClient, world: World, store: Store) -> None:
     sid = await start(client, world)
     resp = await report(client, world, sid, 5, 7, final=True)

@@ -21,7 +21,7 @@ def tables(db: Path) -> set[str]:
 
 def versions(db: Path) -> list[tuple[int, str]]:
     with sqlite3.connect(db) as conn:
-        return [(int(r[0]), str(r[1])) for r in conn.execute("SELECT version, name FROM schema_version")]
+        return [(int(r[0]), str(r[1])) for r in conn.execute("SELECT version, name FROM schema_version ORDER BY version")]
 
 
 async def test_fresh_database_gets_the_schema(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ async def test_fresh_database_gets_the_schema(tmp_path: Path) -> None:
     store = await Store.open(db)
     await store.close()
     assert TABLES <= tables(db)
-    assert versions(db) == [(m.version, m.name) for m in available()] == [(1, "initial"), (2, "open_sessions")]
+    assert versions(db) == [(m.version, m.name) for m in available()] == [(1, "initial"), (2, "open_sessions"), (3, "session_start_key")]
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -44,7 +44,7 @@ async def test_reopening_does_not_reapply(tmp_path: Path) -> None:
     await store.close()
     async with aiosqlite.connect(db, isolation_level=None) as conn:
         assert await migrate(conn) == []
-    assert versions(db) == [(1, "initial"), (2, "open_sessions")]
+    assert versions(db) == [(1, "initial"), (2, "open_sessions"), (3, "session_start_key")]
 
 
 async def test_a_newer_database_is_refused(tmp_path: Path) -> None:
@@ -68,8 +68,11 @@ async def test_a_version_1_database_gets_the_open_sessions_index(tmp_path: Path)
     await (await Store.open(db)).close()
     with sqlite3.connect(db) as conn:  # as the 0.1.0 service left it
         conn.execute("DROP INDEX sessions_open")
-        conn.execute("DELETE FROM schema_version WHERE version = 2")
+        conn.execute("DROP INDEX sessions_start_key")
+        conn.execute("ALTER TABLE sessions DROP COLUMN start_key")
+        conn.execute("DELETE FROM schema_version WHERE version >= 2")
     await (await Store.open(db)).close()
-    assert versions(db) == [(1, "initial"), (2, "open_sessions")]
+    assert versions(db) == [(1, "initial"), (2, "open_sessions"), (3, "session_start_key")]
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'sessions_open'").fetchone()
+        assert conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'sessions_start_key'").fetchone()

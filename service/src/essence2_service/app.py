@@ -15,7 +15,7 @@ from aiohttp import web
 from . import credentials
 from .limits import STALE_REPORT_INTERVALS, ConnectionGuard, Limits, RateLimiter, retry_after
 from .openapi import MAX_SECONDS, OPENAPI
-from .storage import Avatar, Principal, ReportOutcome, Store
+from .storage import Avatar, Principal, ReportOutcome, StartKeyConflict, Store
 
 log = logging.getLogger("essence2_service")
 
@@ -27,6 +27,7 @@ LIMITER: web.AppKey[RateLimiter] = web.AppKey("rate_limiter", RateLimiter)
 
 MAX_BODY = 64 * 1024
 SHA256_PATTERN = re.compile(r"^[0-9a-fA-F]{64}$")
+START_KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,128}$")  # Idempotency-Key: 1 to 128 visible ASCII characters
 _CODES = {401: "INVALID_SECRET", 403: "AGENT_NOT_ENTITLED", 404: "NOT_FOUND", 409: "SESSION_CLOSED"}
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -189,6 +190,9 @@ async def create_session(request: web.Request) -> web.Response:
     assert install_id is not None
     string_field(body, "avatar_name", 256, required=False)  # checked, not stored
     client = string_field(body, "client", 128, required=False, printable=True)
+    start_key = request.headers.get("Idempotency-Key")
+    if start_key is not None and not START_KEY_PATTERN.match(start_key):
+        bad("Idempotency-Key must be 1 to 128 visible ASCII characters (a UUID, say)", 422)
 
     store = request.app[STORE]
     avatar = await store.avatar_by_sha256(sha256)
@@ -196,10 +200,13 @@ async def create_session(request: web.Request) -> web.Response:
     if not await store.is_entitled(principal, code):
         raise ApiError(403, "this account may not use this avatar")
     limits = request.app[LIMITS]
-    session_id = await store.create_session(
-        principal, sha256, code, install_id, client, max_open=limits.max_open_sessions,
-        stale_after_s=STALE_REPORT_INTERVALS * request.app[REPORT_INTERVAL],
-    )
+    try:
+        session_id = await store.create_session(
+            principal, sha256, code, install_id, client, max_open=limits.max_open_sessions,
+            stale_after_s=STALE_REPORT_INTERVALS * request.app[REPORT_INTERVAL], start_key=start_key,
+        )
+    except StartKeyConflict:
+        bad("this Idempotency-Key was used for a session start with another avatar_sha256 or install_id", 422)
     if session_id is None:
         raise ApiError(429, f"this account already has {limits.max_open_sessions} open sessions, the most it may "
                        "have: end one (its final usage report) before starting another", "SESSION_LIMIT")

@@ -165,6 +165,17 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "operationId": "createSession",
                 "security": [{"bearer": []}],
+                "parameters": [
+                    {
+                        "name": "Idempotency-Key",
+                        "in": "header",
+                        "required": False,
+                        "description": "Optional. A start sent again with a key this account already used (the "
+                                       "first answer was lost) gets that session again, not a second one; the "
+                                       "same key with another avatar_sha256 or install_id is refused (422).",
+                        "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$"},
+                    }
+                ],
                 "requestBody": {
                     "required": True,
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SessionRequest"}}},

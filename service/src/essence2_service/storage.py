@@ -50,6 +50,10 @@ class StoreError(Exception):
     """An operator mistake (unknown account, duplicate name, ...): the message says what to do."""
 
 
+class StartKeyConflict(Exception):
+    """A session start whose Idempotency-Key the account already used for another avatar or install_id."""
+
+
 @dataclass(frozen=True)
 class Principal:
     """Who a valid secret belongs to."""
@@ -379,15 +383,29 @@ class Store:
 
     async def create_session(
         self, principal: Principal, avatar_sha256: str, avatar_code: str | None, install_id: str, client: str | None,
-        max_open: int = 0, stale_after_s: int = 0,
+        max_open: int = 0, stale_after_s: int = 0, start_key: str | None = None,
     ) -> str | None:
         """The new session's id; None when the account already has ``max_open`` open sessions (0: no limit).
 
         A session counts as open until its final report, or, with ``stale_after_s``, until it has gone that long
         without a report (its client is gone).
+
+        With ``start_key`` (the request's Idempotency-Key), a start the account already made with that key is
+        answered with that session's id (whether open or closed since; not counted again against ``max_open``),
+        provided it names the same avatar and install_id (``StartKeyConflict`` otherwise).
         """
         session_id = "s_" + secrets.token_urlsafe(24)
         async with self._transaction() as db:
+            if start_key is not None:
+                async with db.execute(
+                    "SELECT id, avatar_sha256, install_id FROM sessions WHERE account_id = ? AND start_key = ?",
+                    (principal.account_id, start_key),
+                ) as cur:
+                    row = await cur.fetchone()
+                if row is not None:
+                    if (str(row[1]), str(row[2])) != (avatar_sha256, install_id):
+                        raise StartKeyConflict()
+                    return str(row[0])
             if max_open > 0:
                 sql = "SELECT COUNT(*) FROM sessions WHERE account_id = ? AND closed_at IS NULL"
                 params: tuple[object, ...] = (principal.account_id,)
@@ -401,9 +419,9 @@ class Store:
                     return None
             await db.execute(
                 "INSERT INTO sessions (id, account_id, secret_id, avatar_sha256, avatar_code, install_id, client,"
-                " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " started_at, start_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (session_id, principal.account_id, principal.secret_id, avatar_sha256, avatar_code, install_id,
-                 client, now()),
+                 client, now(), start_key),
             )
         return session_id
 
