@@ -274,6 +274,10 @@ int32_t be_essence2_download_avatar(const char *agent_code, const char *director
  * Blocking: with a metering service configured, waits for its first answer (at most
  *         ESSENCE2_SERVICE_TIMEOUT_MS, default 5000 ms); without one, never.
  * Ownership: the caller owns the handle and releases it with be_essence2_destroy().
+ * Memory: the first engine of the process fixes glibc's mmap threshold at 1 MiB (mallopt M_MMAP_THRESHOLD),
+ *         unless the environment sets MALLOC_MMAP_THRESHOLD_, so that freed avatars and frames go back to the
+ *         system instead of staying in malloc's per-thread arenas (a host that runs engines for hours keeps a
+ *         flat resident size); be_essence2_destroy() returns the arenas' free pages (malloc_trim). Since 1.4.
  * Thread safety: safe from any thread.
  */
 BE_ESSENCE2_WARN_UNUSED_RESULT

@@ -24,6 +24,7 @@ package final class Engine: Sendable {
     package init(avatar: Avatar, clock: any MonotonicClock = SystemClock(), startRendering: Bool = true,
                  session: (any FrameGate)? = nil, weights: LipSyncWeights = .shipped) {
         self.session = session
+        ProcessMemory.prepare()
         // The lip-sync weights are decoded once per process (about 12 ms): here, not in the first reply.
         _ = weights.ensemble
         core = EngineCore(avatar: avatar, clock: clock, weights: weights)
