@@ -47,7 +47,7 @@ extension AvatarCommand {
                                                            height: image.height)
             points = found.points
             unsure = found.doubt
-            info["points"] = "found by essence2's character point finder (confidence \(found.confidenceText))"
+            info["points"] = "found by \(found.finder) (confidence \(found.confidenceText))"
         }
         if let source { info["source"] = source }
         if let licence { info["licence"] = licence }

@@ -7,11 +7,22 @@ struct CharacterPointProposal {
     /// Why the finder is not sure; nil when it is.
     var doubt: String?
     var confidence: Float
+    /// Which finder gave the points, for the avatar's info and the rig editor's note.
+    var finder = "essence2's character point finder"
     var confidenceText: String { String(Double((confidence * 100).rounded()) / 100) }
 
     /// Runs `CharacterPointFinder` (the trained network, embedded in the command): its points, and a doubt when its
-    /// confidence is under `CharacterPointFinder.lowConfidence`.
+    /// confidence is under `CharacterPointFinder.lowConfidence`. When it is not sure and the picture holds one
+    /// human-like face that Face Mesh is sure of (a clown, a caricature: `faceMesh`), Face Mesh's points instead.
     static func propose(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPointProposal {
+        let network = try networkProposal(bgr: bgr, alpha: alpha, width: width, height: height)
+        guard network.doubt != nil, let mesh = faceMesh(bgr: bgr, width: width, height: height),
+              mesh.confidence >= CharacterPointFinder.lowConfidence else { return network }
+        return mesh
+    }
+
+    /// The trained network's proposal alone.
+    static func networkProposal(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPointProposal {
         let found: CharacterPoints
         do {
             found = try CharacterPointFinder.find(bgr: bgr, alpha: alpha, width: width, height: height)

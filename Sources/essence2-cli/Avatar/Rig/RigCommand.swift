@@ -49,7 +49,7 @@ enum RigCommand {
                                                            height: image.height)
             start = found.points
             note = found.doubt.map { "The point finder is not sure of these points (\($0)): check each one." }
-                ?? "The points were found by essence2's character point finder (confidence \(found.confidenceText))."
+                ?? "The points were found by \(found.finder) (confidence \(found.confidenceText))."
         } catch {
             start = defaultPoints(width: image.width, height: image.height)
             note = "No points were found; these are a default layout: drag each one onto the character."
