@@ -8,9 +8,10 @@ import Synchronization
 /// then at full size), how to render a survivor, then edits (`ImxMutation`). The edited file, with its
 /// checksums recomputed, goes through `AvatarFile.read(bytes:)`; it must come back as an avatar or an
 /// `AvatarFileError`, and an avatar that comes back must validate and render frames (`EngineRun`): each
-/// distinct surviving file once per process (many inputs make the same file, and rendering is the slow part).
+/// distinct surviving avatar once per process and settings (many inputs make the same avatar: an edit of an
+/// `info` string, another section order or encoding; rendering is the slow part).
 enum ImxHarness {
-    /// The SHA-256 of every surviving file rendered so far, with its render settings.
+    /// The SHA-256 of every surviving avatar rendered so far (as the writer encodes it), with its settings.
     static let rendered = Mutex<Set<[UInt8]>>([])
 
     static let seeds: [(name: String, file: ImxContainer)] = {
@@ -31,7 +32,6 @@ enum ImxHarness {
         var container = seeds[seed].file
         let mode: DisplayMode = input.byte() & 1 == 0 ? .full : .head
         let model: LipSyncModel = input.byte() & 1 == 0 ? .learned : .v1
-        let frames = 2 + input.below(2)
         ImxMutation.apply(1 + input.below(8), from: &input, to: &container)
         let file = container.encoded()
         let avatar: Avatar
@@ -45,14 +45,15 @@ enum ImxHarness {
             fatalError("the reader returned an avatar that does not validate: \(problem)")
         }
         ImxStatistics.accepted()
-        let key = SHA256.hash(file + [UInt8(mode.rawValue), UInt8(model.rawValue), UInt8(frames)])
+        let key = SHA256.hash(AvatarFile.encode(avatar) + [UInt8(mode.rawValue), UInt8(model.rawValue)])
         guard rendered.withLock({ $0.insert(key).inserted }) else { return }
         ImxStatistics.rendered()
-        render(avatar, mode: mode, model: model, frames: frames)
+        render(avatar, mode: mode, model: model)
     }
 
-    /// An engine for `avatar`: an idle frame, a short reply (its audio a tone), its frames, then the end of it.
-    static func render(_ avatar: Avatar, mode: DisplayMode, model: LipSyncModel, frames: Int) {
+    /// An engine for `avatar`: an idle frame, then a reply of two frames' audio (a tone) and its two frames.
+    static func render(_ avatar: Avatar, mode: DisplayMode, model: LipSyncModel) {
+        let frames = 2
         var run = EngineRun(avatar: avatar, mode: mode, model: model)
         run.takeFrame(idleOnly: true)
         let count = avatar.cadence.samplesPerFrame * frames
@@ -60,7 +61,7 @@ enum ImxHarness {
         let queued = tone.withUnsafeBufferPointer { run.engine.push($0) }
         precondition(queued == .queued, "a fresh engine did not queue \(count) samples: \(queued)")
         run.engine.endUtterance()
-        for _ in 1..<frames { run.takeFrame() }
+        for _ in 0..<frames { run.takeFrame() }
         run.finish()
     }
 }
