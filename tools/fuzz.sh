@@ -43,7 +43,7 @@ run_one() {
         -artifact_prefix="$SCRATCH/crashes/$h/" $dict "$SCRATCH/corpus/$h" "fuzz/corpus/$h" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    last=$(grep -E '^#[0-9]+ ' "$log" | grep -E ' cov: ' | tail -1)
+    last=$(grep -E '^#[0-9]+[[:space:]].* cov: ' "$log" | tail -1)
     cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
     ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
     corp=$(echo "$last" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')
