@@ -35,12 +35,14 @@ run_one() {
     rm -rf "$SCRATCH/crashes/$h"
     mkdir -p "$SCRATCH/corpus/$h" "$SCRATCH/crashes/$h" "$SCRATCH/logs"
     log="$SCRATCH/logs/$h.log"
-    dict=""
-    [ -f "fuzz/$h.dict" ] && dict="-dict=fuzz/$h.dict"
+    # A harness's own libFuzzer flags (fuzz/NAME.flags) and dictionary (fuzz/NAME.dict), when it has them.
+    flags=""
+    [ -f "fuzz/$h.flags" ] && flags=$(grep -v '^#' "fuzz/$h.flags" | tr '\n' ' ')
+    [ -f "fuzz/$h.dict" ] && flags="$flags -dict=fuzz/$h.dict"
     status=0
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ESSENCE2_ROOT="$ROOT" \
         "$BIN/fuzz-$h" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=60 -rss_limit_mb=4096 \
-        -artifact_prefix="$SCRATCH/crashes/$h/" $dict "$SCRATCH/corpus/$h" "fuzz/corpus/$h" >"$log" 2>&1 || status=$?
+        -artifact_prefix="$SCRATCH/crashes/$h/" $flags "$SCRATCH/corpus/$h" "fuzz/corpus/$h" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     last=$(grep -E '^#[0-9]+[[:space:]].* cov: ' "$log" | tail -1)
