@@ -114,7 +114,7 @@ enum ImxMutation: CaseIterable {
             let value: UInt32 = switch input.below(3) {
             case 0: input.pick(BoundaryValue.u32)
             case 1: input.pick(BoundaryValue.f32)
-            default: UInt32(bitPattern: input.pick([Int32.min, -1, Int32.max, Int32(container.width), Int32(container.height)]))
+            default: UInt32(bitPattern: input.pick([Int32.min, -1, Int32.max, Int32(truncatingIfNeeded: container.width), Int32(truncatingIfNeeded: container.height)]))
             }
             let position = min(word * 4 + shift, bytes.count - 4)
             for i in 0..<4 { bytes[position + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) }
