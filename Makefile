@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -75,6 +75,7 @@ help:
 	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
 	@echo "make bench      speed and memory figures"
 	@echo "make soak       SOAK_SECONDS=$(SOAK_SECONDS): 10 live engines (8 at 512x600, 2 at 1080x1920) under replies, interrupts, recreates"
+	@echo "make fuzz       the libFuzzer harnesses, FUZZ_SECONDS (300) each: executions, coverage, crashes"
 	@echo "make sheet      contact sheets of the avatars (mouth shapes, a clip, idle motion) in docs/sheets/"
 	@echo "make install    PREFIX=$(PREFIX): library, header, essence2.pc, the essence2 command, the GStreamer element"
 	@echo "make gst        the GStreamer element essence2avatar: $(OUT)/gst/libgstessence2.so (GST_PLUGIN_PATH=$(OUT)/gst)"
@@ -174,7 +175,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h incl
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer $(CWARN) -pthread \
 	  $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
-test: deps test-swift test-c test-tsan test-cli test-rig test-install test-player test-swiftpm test-tools test-python test-gst \
+test: deps test-swift test-c test-tsan test-fuzz test-cli test-rig test-install test-player test-swiftpm test-tools test-python test-gst \
       test-service test-sessions test-downloads test-soak
 
 # The GStreamer element essence2avatar: build/gst/libgstessence2.so, linked to the build tree's library (and,
@@ -276,6 +277,17 @@ $(OUT)/test_abi_tsan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(TS
 test-tsan: $(OUT)/test_abi_tsan
 	TSAN_OPTIONS=halt_on_error=1 $(OUT)/test_abi_tsan --no-fork avatars/grace-hopper.imx $(TSAN_TESTS)
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test -c release --sanitize=thread --scratch-path .build/tsan --filter KitStreamTests
+
+# libFuzzer harnesses (fuzz/, docs/fuzzing.md): the .imx reader (structure-aware; survivors rendered), the JSON
+# readers, the engine's audio entry points, the TFLite reader. Built -O with libFuzzer and AddressSanitizer (every
+# bounds and overflow check on) in .build/fuzz; each replays its corpus (fuzz/corpus/NAME), then fuzzes for
+# FUZZ_SECONDS, two at a time, and prints executions, coverage (cov, ft) and crashes. `make test` runs it short.
+FUZZ_SECONDS ?= 300
+fuzz:
+	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh
+
+test-fuzz:
+	SWIFT=$(SWIFT) FUZZ_SECONDS=15 FUZZ_FRESH=1 tools/fuzz.sh
 
 # The lip-sync tools' pure parts, the real recordings' alignments and the other languages' phone maps
 # (tools/lipsync/tests), in a virtual environment of their own with numpy, scipy and pytest from PyPI.

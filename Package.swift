@@ -81,3 +81,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer harnesses (fuzz/, docs/fuzzing.md) exist only in the fuzzing build: `make fuzz` and `make test-fuzz`
+// build them with ESSENCE2_FUZZ=1 and `--sanitize=fuzzer` (libFuzzer supplies their main, so a plain build could
+// not link them), in a debug build with every bounds and overflow check on, in a scratch path of their own.
+if Context.environment["ESSENCE2_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "FuzzSupport", dependencies: ["Essence2Runtime", "Essence2Authoring"], path: "fuzz/Sources/FuzzSupport"),
+        .executableTarget(name: "fuzz-imx", dependencies: ["FuzzSupport"], path: "fuzz/Sources/fuzz-imx"),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport"], path: "fuzz/Sources/fuzz-json"),
+        .executableTarget(name: "fuzz-audio", dependencies: ["FuzzSupport"], path: "fuzz/Sources/fuzz-audio"),
+        .executableTarget(name: "fuzz-tflite", dependencies: ["FuzzSupport", "Essence2Vision"], path: "fuzz/Sources/fuzz-tflite"),
+    ]
+}

@@ -7,7 +7,7 @@ extension FaceLandmarks {
     /// ([x0, y0, x1, y1]). A top-level `width`/`height`, when present, must equal the portrait's size.
     /// Boxes are rounded outward to whole pixels and clipped to the portrait; points are taken as they are
     /// (the builder checks that they lie inside the portrait).
-    static func parseJSON(_ bytes: [UInt8], width: Int, height: Int) throws(AvatarFileError) -> FaceLandmarks {
+    package static func parseJSON(_ bytes: [UInt8], width: Int, height: Int) throws(AvatarFileError) -> FaceLandmarks {
         func bad(_ what: String) -> AvatarFileError { AvatarFileError(.invalidInput, "landmark JSON: \(what)") }
         let json: JSONValue
         do {

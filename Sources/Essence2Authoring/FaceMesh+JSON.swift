@@ -4,7 +4,7 @@ extension FaceMesh {
     /// Parses mesh JSON of the shape of `../shared/portraits/*.mesh.json`: `points`, 478 [x, y, z] in pixels,
     /// and `triangles`, [a, b, c] point indices. A top-level `width`/`height`, when present, must equal the
     /// portrait's size. Indices must exist and differ within a triangle.
-    static func parseJSON(_ bytes: [UInt8], width: Int, height: Int) throws(AvatarFileError) -> FaceMesh {
+    package static func parseJSON(_ bytes: [UInt8], width: Int, height: Int) throws(AvatarFileError) -> FaceMesh {
         func bad(_ what: String) -> AvatarFileError { AvatarFileError(.invalidInput, "mesh JSON: \(what)") }
         let json: JSONValue
         do {

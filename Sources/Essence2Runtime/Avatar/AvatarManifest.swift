@@ -26,7 +26,7 @@ package struct AvatarManifest: Sendable, Equatable {
 
     /// Parses and checks a manifest: required keys `format`, `version`, `name`, `width`, `height`, `seed`,
     /// `headBox`; optional `info` (an object of strings); other keys are ignored.
-    static func decode(_ bytes: [UInt8]) throws(AvatarFileError) -> AvatarManifest {
+    package static func decode(_ bytes: [UInt8]) throws(AvatarFileError) -> AvatarManifest {
         func bad(_ what: String) -> AvatarFileError { AvatarFileError(.corrupt, "manifest: \(what)") }
         let json: JSONValue
         do {
