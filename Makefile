@@ -433,8 +433,11 @@ lipsync-deps:
 	@python3 -c 'import numpy, scipy' 2>/dev/null || python3 -m pip install -q 'numpy<2' scipy
 	@python3 -W ignore -c 'import pyworld' 2>/dev/null || python3 -m pip install -q 'setuptools<81' pyworld
 
+# LIPSYNC_LANGS=all (or it,cs,fi,ca,ru,hi,mr,te) adds the Festival voices of other languages (docs/lipsync.md);
+# none by default, the data the shipped weights were trained on.
+LIPSYNC_LANGS ?= none
 lipsync-data: lipsync-deps
-	python3 tools/lipsync/make_data.py --out build/lipsync-data --seed 1
+	python3 tools/lipsync/make_data.py --out build/lipsync-data --seed 1 --other-languages $(LIPSYNC_LANGS)
 
 $(OUT)/lipsync-data/manifest.json: tools/lipsync/make_data.py tools/lipsync/sentences.txt
 	$(MAKE) --no-print-directory lipsync-data
