@@ -29,9 +29,7 @@ extension CharacterPointProposal {
         let radius = (length(p[133] - p[33]) + length(p[263] - p[362])) / 4
         let gap = length(p[14] - p[13])
         let outline = (0..<16).map { p[Self.faceOval[$0 * Self.faceOval.count / 16]] }
-        func inside(_ q: SIMD2<Float>) -> SIMD2<Float> {
-            SIMD2(min(max(q.x, 0), Float(width)), min(max(q.y, 0), Float(height)))
-        }
+        func inside(_ q: SIMD2<Float>) -> SIMD2<Float> { clamped(q, width: width, height: height) }
         let points = CharacterSourcePoints(
             leftEye: inside(leftEye), rightEye: inside(rightEye),
             leftEyeRadius: radius > 0.5 ? radius : nil, rightEyeRadius: radius > 0.5 ? radius : nil,

@@ -21,6 +21,11 @@ struct CharacterPointProposal {
         return mesh
     }
 
+    /// `p` inside a `width` x `height` picture (a non-finite coordinate becomes 0).
+    static func clamped(_ p: SIMD2<Float>, width: Int, height: Int) -> SIMD2<Float> {
+        SIMD2(min(max(p.x.isFinite ? p.x : 0, 0), Float(width)), min(max(p.y.isFinite ? p.y : 0, 0), Float(height)))
+    }
+
     /// The trained network's proposal alone.
     static func networkProposal(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPointProposal {
         let found: CharacterPoints
@@ -30,9 +35,7 @@ struct CharacterPointProposal {
             throw CLIError("the character point finder could not read the picture (\(error)); give the points with "
                 + "--points FILE.json or place them in the rig editor: essence2 avatar rig PICTURE")
         }
-        func inside(_ p: SIMD2<Float>) -> SIMD2<Float> {
-            SIMD2(min(max(p.x.isFinite ? p.x : 0, 0), Float(width)), min(max(p.y.isFinite ? p.y : 0, 0), Float(height)))
-        }
+        func inside(_ p: SIMD2<Float>) -> SIMD2<Float> { clamped(p, width: width, height: height) }
         var left = inside(found.leftEye), right = inside(found.rightEye)
         if right.x - left.x < 2 { (left, right) = (SIMD2(min(left.x, right.x), left.y), SIMD2(max(left.x, right.x) + 2, right.y)) }
         var mouthLeft = inside(found.mouthLeft), mouthRight = inside(found.mouthRight)
