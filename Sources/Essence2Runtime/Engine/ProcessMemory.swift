@@ -14,7 +14,8 @@ import Glibc
 /// freed (+0.9 MB over two minutes). A host that set `MALLOC_MMAP_THRESHOLD_` keeps its own setting.
 /// `malloc_trim` then returns the arenas' free pages when an engine's render thread ends and when the C
 /// interface destroys a handle. Both are looked up at run time (`<malloc.h>` is not in the Glibc module) and
-/// skipped where the C library has neither.
+/// skipped where the C library has neither or another allocator replaced glibc's (AddressSanitizer, a
+/// preloaded jemalloc): glibc's `malloc_trim` on arenas it never set up crashes.
 package enum ProcessMemory {
     private typealias Trim = @convention(c) (Int) -> Int32
     private typealias Option = @convention(c) (Int32, Int32) -> Int32
@@ -24,13 +25,26 @@ package enum ProcessMemory {
     /// Blocks from this size up get mappings of their own.
     package static let mmapThreshold: Int32 = 1 << 20
 
-    private static let trim: Trim? = symbol("malloc_trim", as: Trim.self)
+    /// True when the process allocates with glibc's own malloc: not when another allocator replaced it
+    /// (AddressSanitizer, jemalloc or tcmalloc preloaded), where glibc's arenas are never set up and its
+    /// `malloc_trim` would read through null pointers.
+    private static let glibcAllocates: Bool = {
+        #if canImport(Glibc)
+        guard let libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD) else { return false }
+        defer { dlclose(libc) }
+        guard let own = dlsym(libc, "malloc"), let used = dlsym(nil, "malloc") else { return false }
+        return own == used
+        #else
+        return false
+        #endif
+    }()
+
+    private static let trim: Trim? = glibcAllocates ? symbol("malloc_trim", as: Trim.self) : nil
 
     /// Set once, by the first engine (a `static let` runs its initialiser once, thread-safely).
     private static let threshold: Bool = {
-        guard getenv("MALLOC_MMAP_THRESHOLD_") == nil, let mallopt = symbol("mallopt", as: Option.self) else {
-            return false
-        }
+        guard glibcAllocates, getenv("MALLOC_MMAP_THRESHOLD_") == nil,
+              let mallopt = symbol("mallopt", as: Option.self) else { return false }
         return mallopt(mmapThresholdOption, mmapThreshold) == 1
     }()
 
