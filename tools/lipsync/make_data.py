@@ -41,8 +41,6 @@ QUICK = {"train": 40, "val_per_voice": 2, "other": 13}
 # the training set from a stream of their own, so the items above are the same whichever languages are chosen.
 OTHER_LANGUAGES = ("it", "cs", "fi", "ca", "ru", "hi", "mr", "te")
 OTHER_WARP_SHARE = 0.7  # share of them given a new voice: pitch and vocal-tract length (voice_warp.py)
-# Voices whose Duration_Stretch is ignored (HTS and cluster units speak at their own rate).
-FIXED_RATE = ("upc_ca_ona_hts", "msu_ru_nsh_clunits", "cmu_us_slt_arctic_hts")
 FESTIVAL_SHARE = 0.25  # share of training utterances from Festival
 FLITE_SHARE = 0.25     # share of training utterances from Flite
 WARP_SHARE = 0.5       # share of Festival and Flite training utterances given a new voice (voice_warp.py)
@@ -135,7 +133,7 @@ def plan(seed, sizes, languages=()):
         voice = str(rng.choice(by_language[lang]))
         stretch = round(float(rng.uniform(0.8, 1.3)), 3)
         spec.update(source="festival", voice=voice, language=lang,
-                    stretch=1.0 if voice in FIXED_RATE else stretch, f0=None)
+                    stretch=1.0 if voice in synth_festival.FIXED_RATE else stretch, f0=None)
         if rng.random() < OTHER_WARP_SHARE:
             spec["warp"] = _warp_params(rng)
         spec["augment"] = bool(rng.random() >= CLEAN_SHARE)

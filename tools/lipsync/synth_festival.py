@@ -50,6 +50,8 @@ OTHER_VOICES = {
     "telugu_NSK_diphone": ("te", "indic", "utf-8", "festvox-te-nsk"),
 }
 VOICES = {**ENGLISH_VOICES, **OTHER_VOICES}
+# Voices that ignore Duration_Stretch (HTS and cluster units speak at their own rate).
+FIXED_RATE = frozenset({"cmu_us_slt_arctic_hts", "upc_ca_ona_hts", "msu_ru_nsh_clunits"})
 OUT_RATE = 16000
 
 
