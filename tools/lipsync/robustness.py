@@ -175,7 +175,8 @@ def render_cli(cli, avatar, pcm16, rate, model, crop, workdir, tag):
     from math import gcd
     g = gcd(rate, ms.RATE)
     src = to_int16(resample_poly(pcm16.astype(np.float64), rate // g, ms.RATE // g))
-    wav = os.path.join(workdir, f"{tag}.src.wav")
+    # One source file per model: the models' renders run at once, and a shared file could be read mid-write.
+    wav = os.path.join(workdir, f"{tag}.{model}.src.wav")
     out = os.path.join(workdir, f"{tag}.{model}.y4m")
     wavio.write_pcm(wav, src, rate)
     p = subprocess.run([cli, "render", wav, "--avatar", avatar, "--lipsync", model, "--seed", str(ms.SEED),
