@@ -169,24 +169,30 @@ def read_y4m(path, count, crop):
     return np.stack(out) if out else np.zeros((0, y1 - y0, x1 - x0, 3), np.uint8)
 
 
-def render_cli(cli, avatar, pcm16, rate, model, crop, workdir, tag):
-    """Raw frames of `essence2 render` for the 16 kHz utterance written at `rate` (upsampled with scipy)."""
+def write_source(pcm16, rate, workdir, tag):
+    """The 16 kHz utterance written at `rate` (upsampled with scipy) as `<tag>.src.wav`; returns its path. Written
+    once, before the models' renders read it at the same time."""
     from scipy.signal import resample_poly
     from math import gcd
     g = gcd(rate, ms.RATE)
     src = to_int16(resample_poly(pcm16.astype(np.float64), rate // g, ms.RATE // g))
-    # One source file per model: the models' renders run at once, and a shared file could be read mid-write.
-    wav = os.path.join(workdir, f"{tag}.{model}.src.wav")
-    out = os.path.join(workdir, f"{tag}.{model}.y4m")
+    wav = os.path.join(workdir, f"{tag}.src.wav")
     wavio.write_pcm(wav, src, rate)
+    return wav
+
+
+def render_cli(cli, avatar, wav, samples16k, model, crop, workdir, tag):
+    """Raw frames of `essence2 render` for the source file `wav` (made by `write_source` from `samples16k`
+    samples at 16 kHz)."""
+    out = os.path.join(workdir, f"{tag}.{model}.y4m")
     p = subprocess.run([cli, "render", wav, "--avatar", avatar, "--lipsync", model, "--seed", str(ms.SEED),
                         "-o", out], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"essence2 render failed ({p.returncode}): {p.stderr.strip()}")
     m = re.search(r"(\d+) speech", p.stdout)
-    speech = int(m.group(1)) if m else (len(pcm16) + ms.SPF - 1) // ms.SPF
+    speech = int(m.group(1)) if m else (samples16k + ms.SPF - 1) // ms.SPF
     crops = read_y4m(out, speech, crop)
-    for path in (out, out[:-4] + ".wav", wav):
+    for path in (out, out[:-4] + ".wav"):
         if os.path.exists(path):
             os.remove(path)
     return crops
@@ -236,11 +242,13 @@ def run(renderer, args, data, per, kept, models):
                 for i in subset:
                     uid, pcm, meta = data[i]
                     res, errors = {}, []
+                    tag = f"{uid}.{rate}"
+                    wav = write_source(pcm, rate, work, tag)
 
                     def job(m):
                         try:
-                            res[m] = meter.measure(render_cli(args.cli, args.avatar, pcm, rate, m, crop, work,
-                                                              f"{uid}.{rate}"))
+                            res[m] = meter.measure(render_cli(args.cli, args.avatar, wav, len(pcm), m, crop, work,
+                                                              tag))
                         except Exception as e:  # reported in the main thread
                             errors.append(e)
 
@@ -249,6 +257,7 @@ def run(renderer, args, data, per, kept, models):
                         t.start()
                     for t in threads:
                         t.join()
+                    os.remove(wav)
                     if errors:
                         raise errors[0]
                     for m in models:
