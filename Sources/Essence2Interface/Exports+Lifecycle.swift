@@ -98,6 +98,7 @@ public func be_essence2_destroy(_ h: OpaquePointer?) -> Int32 {
     do {
         guard let engine = HandleRegistry.unregister(h) else { return fail(ResultCode.argument, unknownHandle) }
         engine.stop()
+        engine.closeFrameDescriptor()
         // A metered session's final report, waited for at most 2 s (at once when unmetered).
         engine.endSession(waitUntil: SystemClock().nanoseconds() + finalReportWait)
     }

@@ -5,11 +5,14 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <string.h>
 
 #include "abi_support.h"
 #include "essence2.h"
+#include "expression2.h"
 #include "harness.h"
 #include "tests.h"
 
@@ -82,6 +85,60 @@ void test_frame_fd_drives_an_unpaced_reply_to_its_end(void) {
     CHECK_EQ("the reply's end shows in an IDLE frame", be_essence2_last_frame_kind(f.h), BE_ESSENCE2_FRAME_IDLE);
 done:
     fixture_close(&f);
+}
+
+/* 1 s of a square wave, loud enough to open the mouth: a reply that keeps the render thread busy. */
+static void square_speech(int16_t *speech, int n) {
+    for (int i = 0; i < n; i++) speech[i] = (int16_t)(4000 * ((i / 40) % 2 ? 1 : -1));
+}
+
+/* After destroy returned, fd is no longer open (F_GETFD fails with EBADF). */
+static int descriptor_closed(int fd) {
+    errno = 0;
+    return fcntl(fd, F_GETFD) == -1 && errno == EBADF;
+}
+
+void test_frame_fd_is_closed_when_destroy_returns(void) {
+    /* The headers: "the engine owns it and closes it when it is destroyed". A host that counts its descriptors,
+       or reuses the number, must find it closed as destroy returns, not later when the render thread ends.
+       Both engines (be_essence2_* with a photoreal avatar, be_expression2_* with a character), mid-reply with
+       frames waiting, and idle. */
+    static int16_t speech[16000];
+    square_speech(speech, 16000);
+    for (int busy = 0; busy < 2; busy++) {
+        be_essence2_handle h = NULL;
+        REQUIRE(be_essence2_create(g_avatar, NULL, 0, &h) == 0, "create: %s", last_error_text());
+        REQUIRE(be_essence2_set_pacing(h, BE_ESSENCE2_PACING_UNPACED) == 0, "set_pacing");
+        int fd = be_essence2_frame_fd(h);
+        REQUIRE(fd >= 0, "frame_fd: %d (%s)", fd, last_error_text());
+        if (busy) {
+            REQUIRE(be_essence2_push_audio(h, speech, 16000) == 0, "push: %s", last_error_text());
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            REQUIRE(poll(&p, 1, 10000) == 1, "a frame became available");
+        }
+        REQUIRE(be_essence2_destroy(h) == 0, "destroy: %s", last_error_text());
+        CHECK(descriptor_closed(fd), "photoreal, %s: the frame descriptor %d is closed as be_essence2_destroy returns",
+              busy ? "mid-reply" : "idle", fd);
+    }
+    for (int busy = 0; busy < 2; busy++) {
+        be_expression2_handle h = NULL;
+        REQUIRE(be_expression2_create("avatars/squirrel.imx", NULL, NULL, &h) == 0, "expression2 create: %s",
+                last_error_text());
+        REQUIRE(be_expression2_set_pacing(h, BE_ESSENCE2_PACING_UNPACED) == 0, "set_pacing");
+        int fd = be_expression2_frame_fd(h);
+        REQUIRE(fd >= 0, "expression2 frame_fd: %d (%s)", fd, last_error_text());
+        if (busy) {
+            REQUIRE(be_expression2_push_audio(h, speech, 16000) == 0, "push: %s", last_error_text());
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            REQUIRE(poll(&p, 1, 10000) == 1, "a frame became available");
+        }
+        REQUIRE(be_expression2_destroy(h) == 0, "expression2 destroy: %s", last_error_text());
+        CHECK(descriptor_closed(fd),
+              "character, %s: the frame descriptor %d is closed as be_expression2_destroy returns",
+              busy ? "mid-reply" : "idle", fd);
+    }
+done:
+    return;
 }
 
 void test_reply_counts_count_an_interrupt_once_and_take_null(void) {

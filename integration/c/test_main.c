@@ -44,6 +44,7 @@ static const struct test_case tests[] = {
     {"frame_fd_wakes_a_poll_loop_25_times_a_second_in_realtime",
      test_frame_fd_wakes_a_poll_loop_25_times_a_second_in_realtime, 30},
     {"frame_fd_drives_an_unpaced_reply_to_its_end", test_frame_fd_drives_an_unpaced_reply_to_its_end, 30},
+    {"frame_fd_is_closed_when_destroy_returns", test_frame_fd_is_closed_when_destroy_returns, 30},
     {"reply_counts_count_an_interrupt_once_and_take_null", test_reply_counts_count_an_interrupt_once_and_take_null, 30},
     {"corrupt_avatar_files_are_refused_with_a_reason", test_corrupt_avatar_files_are_refused_with_a_reason, 60},
     {"ring_full_returns_minus2_and_queues_nothing", test_ring_full_returns_minus2_and_queues_nothing, 120},

@@ -27,6 +27,7 @@ void test_version_macros_and_codes_agree_with_the_library(void);
 /* test_events.c */
 void test_frame_fd_wakes_a_poll_loop_25_times_a_second_in_realtime(void);
 void test_frame_fd_drives_an_unpaced_reply_to_its_end(void);
+void test_frame_fd_is_closed_when_destroy_returns(void);
 void test_reply_counts_count_an_interrupt_once_and_take_null(void);
 
 /* test_avatar_files.c */

@@ -281,6 +281,12 @@ package final class Engine: Sendable {
         core.stop()
     }
 
+    /// Closes the frame descriptor now (`be_essence2_destroy`: the header promises it closed when the handle is
+    /// destroyed, not later when the render thread lets go of the engine).
+    package func closeFrameDescriptor() {
+        core.closeFrameDescriptor()
+    }
+
     /// Ends the metered session (its final report), waiting for it at most until `deadline` (monotonic ns of
     /// the system clock; nil: do not wait). Nothing to do when unmetered.
     package func endSession(waitUntil deadline: Int64?) {

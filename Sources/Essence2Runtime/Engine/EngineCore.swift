@@ -39,6 +39,16 @@ final class EngineCore: Sendable {
         return wasRunning
     }
 
+    /// Closes the frame descriptor, if one was made (the engine is being destroyed): at once, not when the
+    /// render thread ends. For when the engine can no longer be reached (`be_essence2_destroy`).
+    func closeFrameDescriptor() {
+        let closing = signal.withLock { current -> FrameSignal? in
+            defer { current = nil }
+            return current
+        }
+        closing?.close()
+    }
+
     /// The descriptor that is readable while a frame can be pulled, created on the first call.
     func frameDescriptor() -> Result<Int32, FrameSignalError> {
         let made = signal.withLock { current -> Result<FrameSignal, FrameSignalError> in
