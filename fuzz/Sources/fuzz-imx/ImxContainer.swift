@@ -7,10 +7,14 @@ struct ImxContainer {
     struct Section {
         /// The name field's 16 bytes (NUL-padded).
         var name: [UInt8]
-        var encoding: UInt32
+        var encoding: UInt32 { didSet { stored = nil } }
         var reserved: UInt32 = 0
         /// The decoded contents; stored as `encoding` says (rle8 when 1, raw otherwise).
-        var contents: [UInt8]
+        var contents: [UInt8] { didSet { stored = nil } }
+        /// The stored bytes and their SHA-256, while `contents` and `encoding` are as they were when made (a
+        /// seed's sections carry theirs, so a mutant re-encodes and re-hashes only the sections it changed:
+        /// encoding the full-size image every input took half the harness's time).
+        private var stored: (bytes: [UInt8], digest: [UInt8])?
         /// Added to the table's offset, stored length and decoded length (0: the true values).
         var offsetDelta: Int64 = 0
         var storedLengthDelta: Int64 = 0
@@ -24,6 +28,18 @@ struct ImxContainer {
             self.name = Self.nameField(name)
             self.encoding = encoding
             self.contents = contents
+        }
+
+        /// The bytes as stored and their SHA-256 (from the cache when the section is unchanged).
+        func storedForm() -> (bytes: [UInt8], digest: [UInt8]) {
+            if let stored { return stored }
+            let bytes = encoding == 1 ? ImxContainer.rle8Encode(contents) : contents
+            return (bytes, SHA256.hash(bytes))
+        }
+
+        /// Fills the cache (a seed's sections, before the mutants copy them).
+        mutating func cacheStoredForm() {
+            stored = storedForm()
         }
 
         static func nameField(_ text: String) -> [UInt8] {
@@ -58,6 +74,7 @@ struct ImxContainer {
             let contents = encoding == 1 ? ImxContainer.rle8Decode(data, length: length) : data
             var section = Section(name: "", encoding: encoding, contents: contents)
             section.name = name
+            section.cacheStoredForm()
             return section
         }
     }
@@ -69,7 +86,8 @@ struct ImxContainer {
     /// The file's bytes.
     func encoded() -> [UInt8] {
         typealias F = AvatarFileFormat
-        let stored = sections.map { $0.encoding == 1 ? Self.rle8Encode($0.contents) : $0.contents }
+        let forms = sections.map { $0.storedForm() }
+        let stored = forms.map(\.bytes)
         let tableEnd = F.headerSize + sections.count * F.sectionEntrySize
         let total = tableEnd + stored.reduce(0) { $0 + $1.count }
         var header: [UInt8] = magic
@@ -80,14 +98,15 @@ struct ImxContainer {
         append32(height, to: &header)
         var table: [UInt8] = []
         var offset = tableEnd
-        for (section, data) in zip(sections, stored) {
+        for (section, form) in zip(sections, forms) {
+            let data = form.bytes
             table += section.name
             append32(section.encoding, to: &table)
             append32(section.reserved, to: &table)
             append64(UInt64(bitPattern: Int64(offset) &+ section.offsetDelta), to: &table)
             append64(UInt64(bitPattern: Int64(data.count) &+ section.storedLengthDelta), to: &table)
             append64(UInt64(bitPattern: Int64(section.contents.count) &+ section.lengthDelta), to: &table)
-            var digest = SHA256.hash(data)
+            var digest = form.digest
             if !section.sealed { digest[0] ^= 1 }
             table += digest
             offset += data.count

@@ -45,10 +45,26 @@ enum ImxHarness {
             fatalError("the reader returned an avatar that does not validate: \(problem)")
         }
         ImxStatistics.accepted()
-        let key = SHA256.hash(AvatarFile.encode(avatar) + [UInt8(mode.rawValue), UInt8(model.rawValue)])
+        let key = renderKey(avatar, mode: mode, model: model)
         guard rendered.withLock({ $0.insert(key).inserted }) else { return }
         ImxStatistics.rendered()
         render(avatar, mode: mode, model: model)
+    }
+
+    /// What makes a survivor distinct: the avatar as the writer encodes it, less its picture and head mask,
+    /// whose bytes are hashed as they are (rle8-encoding and SHA-256 of a full-size picture for every survivor
+    /// took a fifth of the harness's time), and the settings. Within one process, as `rendered` is.
+    static func renderKey(_ avatar: Avatar, mode: DisplayMode, model: LipSyncModel) -> [UInt8] {
+        var shape = avatar
+        shape.pixels = []
+        shape.headMask = []
+        var hasher = Hasher()
+        avatar.pixels.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(avatar.pixels.count)
+        avatar.headMask.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(avatar.headMask.count)
+        let bulk = withUnsafeBytes(of: hasher.finalize()) { Array($0) }
+        return SHA256.hash(AvatarFile.encode(shape) + bulk + [UInt8(mode.rawValue), UInt8(model.rawValue)])
     }
 
     /// An engine for `avatar`: an idle frame, then a reply of two frames' audio (a tone) and its two frames.
