@@ -146,6 +146,23 @@ static double cpu_s(void) {
     return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
 }
 
+/* The whole machine's CPU time from /proc/stat's "cpu" line, in seconds: busy (user, nice, system, irq, softirq)
+   and steal (taken by the hypervisor for other guests). A checkpoint's line shows them beside the soak's own, so
+   a stretch of skipped frames can be told apart: the soak's work, another process, or a host that took the CPU. */
+static void machine_cpu_s(double *busy, double *steal) {
+    *busy = *steal = 0;
+    FILE *f = fopen("/proc/stat", "r");
+    if (f == NULL) return;
+    unsigned long long user = 0, nice = 0, sys = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, st = 0;
+    if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq, &softirq,
+               &st) == 8) {
+        double tick = (double)sysconf(_SC_CLK_TCK);
+        *busy = (double)(user + nice + sys + irq + softirq) / tick;
+        *steal = (double)st / tick;
+    }
+    fclose(f);
+}
+
 /* ---- shared state ------------------------------------------------------------------------------------- */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -486,6 +503,7 @@ out:
 
 struct sample {
     double t, cpu;
+    double machine_busy, machine_steal; /* machine_cpu_s() */
     long rss, heap_kb; /* VmRSS; malloc's bytes in use (mallinfo2: in its arenas and mmapped), a diagnostic */
     int threads, fds;
 };
@@ -532,6 +550,7 @@ static int checkpoint(struct sample *s, double t0) {
     }
     s->t = now_s() - t0;
     s->cpu = cpu_s();
+    machine_cpu_s(&s->machine_busy, &s->machine_steal);
     s->rss = rss;
     s->heap_kb = (long)(heap / 1024);
     s->threads = count_entries("/proc/self/task");
@@ -551,10 +570,14 @@ static long long skipped_now(void) {
 static long long missed_now(void) { return TOTAL(missed) + TOTAL(live_missed) + TOTAL(index_gaps); }
 
 static void print_line(const char *label, const struct sample *s, const struct sample *prev) {
+    double span = s->t - prev->t;
+    double ours = span > 0 ? (s->cpu - prev->cpu) / span * 100.0 : 0.0;
+    double others = span > 0 ? (s->machine_busy - prev->machine_busy) / span * 100.0 - ours : 0.0;
+    double steal = span > 0 ? (s->machine_steal - prev->machine_steal) / span * 100.0 : 0.0;
     printf("soak: %-8s %6.0f s  frames %9lld  skipped %lld  missed %lld  rss %6.1f MB  threads %3d  fds %3d  cpu %4.0f%%"
-           "  (malloc in use %.1f MB)\n",
-           label, s->t, TOTAL(frames), skipped_now(), missed_now(), s->rss / 1024.0, s->threads, s->fds,
-           s->t > prev->t ? (s->cpu - prev->cpu) / (s->t - prev->t) * 100.0 : 0.0, s->heap_kb / 1024.0);
+           "  (other processes %.0f%%, steal %.1f%%; malloc in use %.1f MB)\n",
+           label, s->t, TOTAL(frames), skipped_now(), missed_now(), s->rss / 1024.0, s->threads, s->fds, ours,
+           others < 0 ? 0.0 : others, steal, s->heap_kb / 1024.0);
     fflush(stdout);
 }
 
@@ -613,6 +636,7 @@ int main(int argc, char **argv) {
     }
     struct sample start = {.t = 0, .cpu = cpu_s(), .rss = rss_kb(), .threads = count_entries("/proc/self/task"),
                            .fds = count_entries("/proc/self/fd")};
+    machine_cpu_s(&start.machine_busy, &start.machine_steal);
     printf("soak: libessence2 %s: %d engines of %s and %d of %s, %.0f s (warm-up %.0f s), %d speech clips "
            "(%.0f s)\n",
            be_essence2_version(), nsmall, small, nlarge, large, seconds, warmup, nclips, speech_s);
