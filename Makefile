@@ -386,6 +386,7 @@ bench: deps build $(BENCH_AVATARS)
 	@for p in avatars/sources/grace_hopper.jpg avatars/sources/astronaut.png; do \
 	  printf '  %s:' "$$p"; $(CLI) avatar detect $$p --time 21 | tail -1 | sed 's/^  time/ time/'; done
 	@tools/bench_render.sh $(CLI)
+	@tools/bench_character.sh $(CLI)
 	@$(MAKE) --no-print-directory bench-batch
 
 # The soak (integration/soak/README.md): 8 live engines at 512x600 and 2 at 1080x1920 (grace_hopper.jpg built to
@@ -451,8 +452,9 @@ lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
 	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model --real tools/lipsync/real
 	python3 tools/lipsync/export.py --model $(OUT)/lipsync-model/model.pt
 
-# The character point finder (tools/character/README.md): draws the training characters, trains the small CNN
-# (CPU, fixed seeds, ~30 minutes on 2 shared cores) and writes Sources/CCharacterWeights/character_weights.e2cp.
+# The character point finder (tools/character/README.md): draws the training characters, trains the small heatmap
+# CNN (CPU, one thread, fixed seeds; ~13 min drawing and ~40 min training on a shared core) and writes
+# Sources/CCharacterWeights/character_weights.e2cp and the Swift test's fixtures.
 CHARACTER_VENV := build/character-venv
 
 $(CHARACTER_VENV)/.ready: tools/character/requirements.txt
@@ -462,13 +464,11 @@ $(CHARACTER_VENV)/.ready: tools/character/requirements.txt
 
 .PHONY: character-train
 character-train: $(CHARACTER_VENV)/.ready
-	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt \
-		--epochs 9 --finetune-epochs 0
-	cp build/character/model.pt build/character/model-stage1.pt
-	$(CHARACTER_VENV)/bin/python tools/character/train.py --cache build/character --out build/character/model.pt \
-		--init build/character/model-stage1.pt --epochs 0 --finetune-epochs 3
+	$(CHARACTER_VENV)/bin/python tools/character/train.py --arch heatmap --threads 1 --cache build/character \
+		--out build/character/model.pt --epochs 16 --finetune-epochs 4
 	$(CHARACTER_VENV)/bin/python tools/character/export.py --model build/character/model.pt
-	$(CHARACTER_VENV)/bin/python tools/character/evaluate.py --model build/character/model.pt
+	$(CHARACTER_VENV)/bin/python tools/character/make_fixtures.py
+	$(CHARACTER_VENV)/bin/python tools/character/evaluate.py --model build/character/model.pt --drawn 100
 
 # Phone alignment of the real recordings (forced alignment with PocketSphinx, PyPI): writes the <clip>.json files
 # committed beside them in tools/lipsync/real, and measures the aligner on synthetic speech with exact labels.

@@ -9,13 +9,21 @@ package enum CharacterPointFinderError: Error, Equatable, Sendable {
 }
 
 /// The finder's network, read from an E2CP weights file (format: tools/character/export.py): 3x3 convolutions
-/// (padding 1, batch normalisation folded in) and dense layers, ReLU where marked.
+/// (padding 1, batch normalisation folded in), dilated 3x3 convolutions, dense layers, ReLU where marked, and
+/// heatmap heads (each point the soft-argmax of its own map, the other outputs their channels' means).
 package struct CharacterNetwork: Sendable {
     package struct Layer: Sendable {
-        package enum Kind: UInt32, Sendable { case convolution = 1, dense = 2 }
+        package enum Kind: UInt32, Sendable { case convolution = 1, dense = 2, dilatedConvolution = 3, heads = 4 }
         package var kind: Kind
-        /// Convolution: input channels, output channels, stride, input side; dense: inputs, outputs.
+        /// Convolution: input channels, output channels, stride, input side; dense: inputs, outputs; heads:
+        /// channels, outputs, input side.
         package var inputs: Int, outputs: Int, stride: Int, side: Int
+        /// Dilated convolution: the spacing of the kernel's taps (and its padding); otherwise 1.
+        package var dilation: Int = 1
+        /// Heads: the number of heatmap channels (the first ones), and output i = value order[i] of [the heatmaps'
+        /// (x, y) pairs, the other channels' means].
+        package var heatmaps: Int = 0
+        package var order: [Int] = []
         package var relu: Bool
         package var weights: [Float]
         package var bias: [Float]
@@ -27,7 +35,8 @@ package struct CharacterNetwork: Sendable {
     package var layers: [Layer]
 
     static let magic: [UInt8] = Array("E2CP".utf8)
-    static let version: UInt32 = 1
+    /// Version 1 has convolutions and dense layers; version 2 adds dilated convolutions and heatmap heads.
+    static let versions: ClosedRange<UInt32> = 1...2
     /// The outputs this finder reads: 48 point values, 3 mouth logits, a brows logit, a character logit.
     static let expectedOutputs = 53
     static let expectedSize = 96
@@ -37,7 +46,9 @@ package struct CharacterNetwork: Sendable {
         var reader = Reader(bytes: bytes)
         guard try reader.take(4) == Self.magic else { throw CharacterPointFinderError.badWeights("not an E2CP file") }
         let version = try reader.u32()
-        guard version == Self.version else { throw CharacterPointFinderError.badWeights("version \(version), not 1") }
+        guard Self.versions.contains(version) else {
+            throw CharacterPointFinderError.badWeights("version \(version), not 1 or 2")
+        }
         let size = Int(try reader.u32()), outputs = Int(try reader.u32()), count = Int(try reader.u32())
         guard size == Self.expectedSize else { throw CharacterPointFinderError.badWeights("input size \(size), not 96") }
         guard outputs == Self.expectedOutputs else {
@@ -45,12 +56,13 @@ package struct CharacterNetwork: Sendable {
         }
         guard (1...64).contains(count) else { throw CharacterPointFinderError.badWeights("\(count) layers") }
         var layers: [Layer] = []
-        var channels = 4, side = size, flat = false
+        var channels = 4, side = size, flat = false, headed = false
         for index in 0..<count {
             let rawKind = try reader.u32()
-            guard let kind = Layer.Kind(rawValue: rawKind) else {
+            guard let kind = Layer.Kind(rawValue: rawKind), version >= 2 || rawKind <= 2 else {
                 throw CharacterPointFinderError.badWeights("layer \(index): unknown kind \(rawKind)")
             }
+            guard !headed else { throw CharacterPointFinderError.badWeights("layer \(index) after the heads") }
             let a = Int(try reader.u32()), b = Int(try reader.u32()), c = Int(try reader.u32())
             let relu = try reader.u32()
             guard relu <= 1, (1...65_536).contains(a), (1...4096).contains(b) else {
@@ -58,6 +70,27 @@ package struct CharacterNetwork: Sendable {
             }
             let weightCount: Int
             switch kind {
+            case .heads:
+                guard !flat, a == channels, b == outputs, (1...a).contains(c), relu == 0, b == 2 * c + (a - c) else {
+                    throw CharacterPointFinderError.badWeights("layer \(index): heads of \(a) channels, \(c) heatmaps "
+                                                             + "do not give \(outputs) outputs")
+                }
+                let order = try reader.u32s(b).map(Int.init)
+                guard Set(order) == Set(0..<b) else {
+                    throw CharacterPointFinderError.badWeights("layer \(index): the heads' order is not a permutation")
+                }
+                layers.append(Layer(kind: kind, inputs: a, outputs: b, stride: 0, side: side, heatmaps: c,
+                                    order: order, relu: false, weights: [], bias: []))
+                channels = b
+                flat = true
+                headed = true
+                continue
+            case .dilatedConvolution:
+                guard !flat, a == channels, (1...8).contains(c) else {
+                    throw CharacterPointFinderError.badWeights("layer \(index): dilated convolution \(a) -> \(b) "
+                                                             + "dilation \(c) does not follow \(channels) channels")
+                }
+                weightCount = b * a * 9
             case .convolution:
                 guard !flat, a == channels, c == 1 || c == 2 else {
                     throw CharacterPointFinderError.badWeights("layer \(index): convolution \(a) -> \(b) stride \(c) "
@@ -74,11 +107,17 @@ package struct CharacterNetwork: Sendable {
             guard weights.allSatisfy(\.isFinite), bias.allSatisfy(\.isFinite) else {
                 throw CharacterPointFinderError.badWeights("layer \(index): weights not finite")
             }
-            layers.append(Layer(kind: kind, inputs: a, outputs: b, stride: kind == .convolution ? c : 0, side: side,
-                                relu: relu == 1, weights: weights, bias: bias))
-            if kind == .convolution {
+            switch kind {
+            case .convolution:
+                layers.append(Layer(kind: kind, inputs: a, outputs: b, stride: c, side: side, relu: relu == 1,
+                                    weights: weights, bias: bias))
                 side = (side - 1) / c + 1
-            } else {
+            case .dilatedConvolution:
+                layers.append(Layer(kind: kind, inputs: a, outputs: b, stride: 1, side: side, dilation: c,
+                                    relu: relu == 1, weights: weights, bias: bias))
+            case .dense, .heads:
+                layers.append(Layer(kind: kind, inputs: a, outputs: b, stride: 0, side: side, relu: relu == 1,
+                                    weights: weights, bias: bias))
                 flat = true
             }
             channels = b
@@ -122,6 +161,11 @@ package struct CharacterNetwork: Sendable {
             return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
         }
 
+        mutating func u32s(_ n: Int) throws -> [UInt32] {
+            guard n >= 0, n <= (bytes.count - offset) / 4 else { throw CharacterPointFinderError.badWeights("truncated") }
+            return try (0..<n).map { _ in try u32() }
+        }
+
         mutating func floats(_ n: Int) throws -> [Float] {
             guard n >= 0, n <= (bytes.count - offset) / 4 else { throw CharacterPointFinderError.badWeights("truncated") }
             var out = [Float](repeating: 0, count: n)
@@ -146,15 +190,16 @@ package struct CharacterNetwork: Sendable {
         var x = input
         for layer in layers {
             switch layer.kind {
-            case .convolution: x = Self.convolve(x, layer)
+            case .convolution, .dilatedConvolution: x = Self.convolve(x, layer)
             case .dense: x = Self.dense(x, layer)
+            case .heads: x = Self.heads(x, layer)
             }
         }
         return x
     }
 
     private static func convolve(_ input: [Float], _ layer: Layer) -> [Float] {
-        let side = layer.side, padded = side + 2, stride = layer.stride
+        let side = layer.side, d = layer.dilation, padded = side + 2 * d, stride = layer.stride
         let outSide = (side - 1) / stride + 1
         let cin = layer.inputs, cout = layer.outputs
         // The input with a border of zeros, so that the inner loop needs no edge tests.
@@ -163,8 +208,8 @@ package struct CharacterNetwork: Sendable {
             pad.withUnsafeMutableBufferPointer { dst in
                 for c in 0..<cin {
                     for y in 0..<side {
-                        let s = (c * side + y) * side, d = (c * padded + y + 1) * padded + 1
-                        for x in 0..<side { dst[d + x] = src[s + x] }
+                        let s = (c * side + y) * side, t = (c * padded + y + d) * padded + d
+                        for x in 0..<side { dst[t + x] = src[s + x] }
                     }
                 }
             }
@@ -184,10 +229,10 @@ package struct CharacterNetwork: Sendable {
                                 for kx in 0..<3 {
                                     let wv = w[wBase + ky * 3 + kx]
                                     for oy in 0..<outSide {
-                                        var s = inPlane + (oy * stride + ky) * padded + kx
-                                        let d = plane + oy * outSide
+                                        var s = inPlane + (oy * stride + ky * d) * padded + kx * d
+                                        let row = plane + oy * outSide
                                         for ox in 0..<outSide {
-                                            dst[d + ox] += wv * src[s]
+                                            dst[row + ox] += wv * src[s]
                                             s += stride
                                         }
                                     }
@@ -202,6 +247,31 @@ package struct CharacterNetwork: Sendable {
             }
         }
         return out
+    }
+
+    /// Heatmap heads: each of the first `heatmaps` channels' soft-argmax (x, y in units of the map's side, cell
+    /// centres at (i + 0.5) / side), then the other channels' means, put in `order`.
+    private static func heads(_ input: [Float], _ layer: Layer) -> [Float] {
+        let side = layer.side, plane = side * side
+        var raw: [Float] = []
+        raw.reserveCapacity(layer.outputs)
+        for c in 0..<layer.heatmaps {
+            let values = input[(c * plane)..<((c + 1) * plane)]
+            let top = values.max() ?? 0
+            var total: Float = 0, x: Float = 0, y: Float = 0
+            for (i, v) in values.enumerated() {
+                let p = _exp(v - top)
+                total += p
+                x += p * (Float(i % side) + 0.5)
+                y += p * (Float(i / side) + 0.5)
+            }
+            raw.append(x / total / Float(side))
+            raw.append(y / total / Float(side))
+        }
+        for c in layer.heatmaps..<layer.inputs {
+            raw.append(input[(c * plane)..<((c + 1) * plane)].reduce(0, +) / Float(plane))
+        }
+        return layer.order.map { raw[$0] }
     }
 
     private static func dense(_ input: [Float], _ layer: Layer) -> [Float] {

@@ -1,13 +1,14 @@
 /// Finds the eyes, mouth, brows and head outline of a character (Expression 2 avatars: cartoon heads, animals,
 /// mascots, plush toys, drawings), where human face detectors fail. A small CNN (tools/character: trained only on
-/// characters our own generator draws; weights embedded from Sources/CCharacterWeights) regresses the points on a
-/// 96 x 96 crop (R, G, B composited over white, and alpha):
+/// characters our own generator draws; weights embedded from Sources/CCharacterWeights) finds the points on a
+/// 96 x 96 crop (R, G, B composited over white, and alpha), each point the soft-argmax of its own heatmap:
 ///
 /// 1. the whole picture, letterboxed into a square (outside the picture is transparent): a first guess of the
 ///    head's outline, whose box places
-/// 2. a square of 1.6 times the head's size around the head, run as it is and mirrored (the mirrored pass's
-///    points mirrored back, left and right swapped); the two are averaged; this is done `refinements` times, each
-///    time around the previous outline.
+/// 2. squares of 1.3, 1.6 and 2 times the head's size around the head, each run as it is and mirrored (the
+///    mirrored pass's points mirrored back, left and right swapped); the plain passes are averaged, the mirrored
+///    ones too, and the two averages averaged; this is done `refinements` times, each time around the previous
+///    outline.
 ///
 /// Confidence: `character * agreement`, where `character` is the network's probability that the crop holds a
 /// character face (it was trained with pictures without one), and `agreement = clamp(1 - d / 0.3, 0, 1)` with `d`
@@ -17,8 +18,8 @@
 package enum CharacterPointFinder {
     /// Below this confidence the points are a guess: say so, and offer the rig editor.
     package static let lowConfidence: Float = 0.5
-    /// Head crop side / the head outline's larger side (tools/character/common.py HEAD_CROP).
-    static let headCrop: Float = 1.6
+    /// Head crop sides / the head outline's larger side (tools/character/common.py HEAD_CROPS).
+    static let headCrops: [Float] = [1.3, 1.6, 2.0]
     static let refinements = 2
 
     /// The points of the character in a picture of `width` x `height` pixels: `bgr` 3 bytes a pixel (blue, green,
@@ -47,10 +48,14 @@ package enum CharacterPointFinder {
         var result = Output(network.run(crop(picture, box, size: network.size, mirrored: false)), box: box)
         var disagreement: Float = 0
         for _ in 0..<refinements {
-            box = headBox(result.outline)
-            let plain = Output(network.run(crop(picture, box, size: network.size, mirrored: false)), box: box)
-            let mirroredRaw = network.run(crop(picture, box, size: network.size, mirrored: true))
-            let mirrored = Output(unmirror(mirroredRaw), box: box)
+            var plains: [Output] = [], mirroreds: [Output] = []
+            for scale in headCrops {
+                box = headBox(result.outline, scale: scale)
+                plains.append(Output(network.run(crop(picture, box, size: network.size, mirrored: false)), box: box))
+                let mirroredRaw = network.run(crop(picture, box, size: network.size, mirrored: true))
+                mirroreds.append(Output(unmirror(mirroredRaw), box: box))
+            }
+            let plain = Output.mean(plains), mirrored = Output.mean(mirroreds)
             result = plain.averaged(with: mirrored)
             let eyeDistance = max(1e-3, simd_length(result.points[1] - result.points[0]))
             disagreement = (0..<5).map { simd_length(plain.points[$0] - mirrored.points[$0]) }.max()! / eyeDistance
@@ -65,14 +70,14 @@ package enum CharacterPointFinder {
         var x0, y0, side: Float
     }
 
-    private static func headBox(_ outline: [SIMD2<Float>]) -> Box {
+    private static func headBox(_ outline: [SIMD2<Float>], scale: Float) -> Box {
         var lo = outline[0], hi = outline[0]
         for p in outline {
             lo = simd_min(lo, p)
             hi = simd_max(hi, p)
         }
         let c = (lo + hi) / 2
-        let side = max(4, headCrop * max(hi.x - lo.x, hi.y - lo.y))
+        let side = max(4, scale * max(hi.x - lo.x, hi.y - lo.y))
         return Box(x0: c.x - side / 2, y0: c.y - side / 2, side: side)
     }
 
@@ -200,6 +205,27 @@ package enum CharacterPointFinder {
             characterLogit = v[52]
         }
 
+        /// The mean of one or more outputs, field by field.
+        static func mean(_ outputs: [Output]) -> Output {
+            var r = outputs[0]
+            for o in outputs.dropFirst() {
+                r.points = zip(r.points, o.points).map { $0 + $1 }
+                r.radii += o.radii
+                r.outline = zip(r.outline, o.outline).map { $0 + $1 }
+                r.mouthLogits += o.mouthLogits
+                r.browsLogit += o.browsLogit
+                r.characterLogit += o.characterLogit
+            }
+            let n = Float(outputs.count)
+            r.points = r.points.map { $0 / n }
+            r.radii /= n
+            r.outline = r.outline.map { $0 / n }
+            r.mouthLogits /= n
+            r.browsLogit /= n
+            r.characterLogit /= n
+            return r
+        }
+
         func averaged(with o: Output) -> Output {
             var r = self
             r.points = zip(points, o.points).map { ($0 + $1) / 2 }
@@ -230,7 +256,8 @@ package enum CharacterPointFinder {
 private func simd_length(_ v: SIMD2<Float>) -> Float { (v * v).sum().squareRoot() }
 private func simd_min(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> SIMD2<Float> { pointwiseMin(a, b) }
 private func simd_max(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> SIMD2<Float> { pointwiseMax(a, b) }
-private func _exp(_ x: Float) -> Float {
+/// exp without Foundation (the finder's logistic and the heads' soft-argmax).
+func _exp(_ x: Float) -> Float {
     // exp without Foundation: 2^(x log2 e) by range reduction and a short polynomial (relative error < 1e-6).
     let t = max(-80, min(80, x)) * 1.442_695_04
     let n = t.rounded(.down)

@@ -8,7 +8,8 @@ SIZE = 96  # the network's input: SIZE x SIZE, 4 channels (RGB composited over w
 POINT_NAMES = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center", "left_brow", "right_brow"]
 N_OUT = 14 + 2 + 32 + 3 + 1 + 1  # 7 points, 2 radii, 16 outline points, mouth logits, brows logit, character logit
 MOUTHS = ["open", "closed", "absent"]
-HEAD_CROP = 1.6  # pass 2's square crop: this times the larger side of pass 1's outline box
+HEAD_CROP = 1.6  # the training's head crop: this times the larger side of the head outline's box (jittered)
+HEAD_CROPS = (1.3, 1.6, 2.0)  # the finder's head crops around the previous pass's outline box, averaged
 
 
 def sample_crop(rgba, x0, y0, side):
@@ -77,11 +78,74 @@ def mirror_vector(v):
     return m
 
 
-def build_net():
+def build_net(arch="dense"):
+    """The network. "dense": the committed one (convolutions to 6 x 6, then dense layers). "heatmap": fully
+    convolutional to 12 x 12 (dilated convolutions widen its view to the whole crop), a heatmap a point whose
+    soft-argmax is the point, the other outputs the means of their own channels (HeatmapHeads)."""
     import torch.nn as nn
 
-    def block(cin, cout, stride):
-        return [nn.Conv2d(cin, cout, 3, stride, 1), nn.BatchNorm2d(cout), nn.ReLU()]
+    def block(cin, cout, stride, dilation=1):
+        pad = dilation
+        return [nn.Conv2d(cin, cout, 3, stride, pad, dilation=dilation), nn.BatchNorm2d(cout), nn.ReLU()]
+    if arch == "heatmap":
+        c = HEATMAP_CHANNELS
+        layers = block(4, 16, 2) + block(16, 32, 2) + block(32, c, 2)
+        for d in HEATMAP_DILATIONS:
+            layers += block(c, c, 1, d)
+        layers += [nn.Conv2d(c, HEATMAPS + N_OUT - 2 * HEATMAPS, 3, 1, 1), HeatmapHeads(HEATMAPS)]
+        return nn.Sequential(*layers)
     layers = block(4, 12, 2) + block(12, 24, 2) + block(24, 32, 2) + block(32, 32, 1) + block(32, 64, 2) + \
         block(64, 64, 1) + [nn.Flatten(), nn.Linear(64 * 6 * 6, 192), nn.ReLU(), nn.Linear(192, N_OUT)]
     return nn.Sequential(*layers)
+
+
+HEATMAPS = 23  # the heatmap network's points: the 7 named points, then the 16 outline points
+HEATMAP_CHANNELS = 48
+HEATMAP_DILATIONS = (1, 2, 4, 2, 1)
+# The heads' outputs are [23 points' (x, y), then the means of the other channels: 2 radii, 3 mouth logits, brows,
+# character]; this permutation puts them in the 53-vector's order (points, radii, outline, logits).
+HEATMAP_ORDER = list(range(14)) + [46, 47] + list(range(14, 46)) + list(range(48, 53))
+
+
+def arch_of(state):
+    """"dense" or "heatmap", from a saved state dict (only the dense network has 2-D weights)."""
+    return "dense" if any(v.dim() == 2 for v in state.values()) else "heatmap"
+
+
+def load_net(path):
+    import torch
+    state = torch.load(path)
+    net = build_net(arch_of(state))
+    net.load_state_dict(state)
+    net.eval()
+    return net
+
+
+def _heads_class():
+    import torch
+    import torch.nn as nn
+
+    class Heads(nn.Module):
+        """Channels [0, k): heatmaps, each's soft-argmax (x, y in crop units, cell centres at (i + 0.5) / side);
+        the rest: their means over the map. Output: HEATMAP_ORDER of [k (x, y) pairs, the means]."""
+
+        def __init__(self, k):
+            super().__init__()
+            self.k = k
+            self.register_buffer("order", torch.tensor(HEATMAP_ORDER), persistent=False)
+
+        def forward(self, f):
+            n, c, h, w = f.shape
+            p = f[:, :self.k].reshape(n, self.k, h * w).softmax(-1).reshape(n, self.k, h, w)
+            xs = (torch.arange(w, dtype=f.dtype) + 0.5) / w
+            ys = (torch.arange(h, dtype=f.dtype) + 0.5) / h
+            x = (p.sum(2) * xs).sum(-1)
+            y = (p.sum(3) * ys).sum(-1)
+            pts = torch.stack([x, y], -1).reshape(n, 2 * self.k)
+            out = torch.cat([pts, f[:, self.k:].mean((2, 3))], 1)
+            return out[:, self.order]
+    return Heads
+
+
+def HeatmapHeads(k):
+    return _heads_class()(k)

@@ -19,10 +19,12 @@ import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import HEAD_CROP, MOUTHS, build_net, mirror_vector, sample_crop  # noqa: E402
+from common import HEAD_CROPS, MOUTHS, load_net, mirror_vector, sample_crop  # noqa: E402
 
 KEYS = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
 REFINEMENTS = int(os.environ.get("CHARACTER_REFINEMENTS", "2"))
+SCALES = [float(v) for v in os.environ["CHARACTER_SCALES"].split(",")] if "CHARACTER_SCALES" in os.environ \
+    else list(HEAD_CROPS)
 
 
 def load_rgba(path):
@@ -33,9 +35,7 @@ class Finder:
     def __init__(self, model):
         import torch
         self.torch = torch
-        self.net = build_net()
-        self.net.load_state_dict(torch.load(model))
-        self.net.eval()
+        self.net = load_net(model)
 
     def run(self, crop):
         x = self.torch.from_numpy(np.ascontiguousarray((crop - 0.5).transpose(2, 0, 1)[None]).astype(np.float32))
@@ -59,11 +59,15 @@ class Finder:
             o = out["outline"]
             lo, hi = o.min(0), o.max(0)
             c = (lo + hi) / 2
-            s = max(4.0, HEAD_CROP * float(max(hi - lo)))
-            box = (c[0] - s / 2, c[1] - s / 2, s)
-            crop = sample_crop(rgba, *box)
-            plain = self.decode(self.run(crop), *box)
-            mir = self.decode(mirror_vector(self.run(crop[:, ::-1]).astype(np.float32)).astype(np.float64), *box)
+            plains, mirs = [], []
+            for scale in SCALES:
+                s = max(4.0, scale * float(max(hi - lo)))
+                box = (c[0] - s / 2, c[1] - s / 2, s)
+                crop = sample_crop(rgba, *box)
+                plains.append(self.decode(self.run(crop), *box))
+                mirs.append(self.decode(mirror_vector(self.run(crop[:, ::-1]).astype(np.float32)).astype(np.float64), *box))
+            plain = {k: np.mean([p[k] for p in plains], 0) for k in plains[0]}
+            mir = {k: np.mean([p[k] for p in mirs], 0) for k in mirs[0]}
             out = {k: (plain[k] + mir[k]) / 2 for k in plain}
             ed = max(1e-3, np.linalg.norm(out["points"][1] - out["points"][0]))
             dis = max(np.linalg.norm(plain["points"][i] - mir["points"][i]) for i in range(5)) / ed

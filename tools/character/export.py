@@ -4,15 +4,21 @@
 
 Format (all little-endian):
   magic    4 bytes "E2CP"
-  version  uint32 = 1
+  version  uint32: 1 (kinds 1 and 2 only) or 2
   size     uint32: the input's side in pixels (96; 4 channels R, G, B, A, each value/255 - 0.5, channel-major)
   outputs  uint32: the network's outputs (53: the 48-vector, 3 mouth logits, brows logit, character logit)
   layers   uint32: the number of layers, then per layer:
-    kind   uint32: 1 = 3x3 convolution (padding 1), 2 = dense
-    a b c  uint32: convolution: input channels, output channels, stride; dense: inputs, outputs, 0
-    relu   uint32: 1 when a ReLU follows, else 0
-    weights float32: convolution [out][in][3][3]; dense [out][in]
+    kind   uint32: 1 = 3x3 convolution (padding 1), 2 = dense; version 2 also:
+                   3 = dilated 3x3 convolution (stride 1, padding = dilation),
+                   4 = heatmap heads (the last layer; no weights)
+    a b c  uint32: convolution: input channels, output channels, stride; dense: inputs, outputs, 0;
+                   dilated: input channels, output channels, dilation (1-8); heads: channels, outputs, heatmaps k
+    relu   uint32: 1 when a ReLU follows, else 0 (heads: 0)
+    weights float32: convolutions [out][in][3][3]; dense [out][in]
     bias    float32 [out]
+    heads: instead of weights and bias, uint32 order [outputs]: output i is value order[i] of the list
+           [channel 0's soft-argmax x, y, ..., channel k-1's x, y, the means of channels k ... channels-1]
+           (soft-argmax: the softmax over the side x side map; x, y the expected cell centre, (j + 0.5) / side)
   (batch normalisation is folded into the convolutions; a dense layer after a convolution reads it flattened
   channel-major, as torch's Flatten does)
 """
@@ -25,7 +31,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import N_OUT, SIZE, build_net  # noqa: E402
+from common import HEATMAP_ORDER, N_OUT, SIZE, load_net  # noqa: E402
 
 
 def layers_of(net):
@@ -35,7 +41,14 @@ def layers_of(net):
     i = 0
     while i < len(mods):
         m = mods[i]
-        if isinstance(m, nn.Conv2d):
+        if isinstance(m, nn.Conv2d) and not isinstance(mods[i + 1], nn.BatchNorm2d):  # the heads' convolution
+            w = m.weight.detach().double().numpy()
+            out.append((1, m.in_channels, m.out_channels, m.stride[0], False, w, m.bias.detach().double().numpy()))
+            i += 1
+        elif type(m).__name__ == "Heads":
+            out.append((4, m.k + (N_OUT - 2 * m.k), N_OUT, m.k, False, None, np.array(HEATMAP_ORDER)))
+            i += 1
+        elif isinstance(m, nn.Conv2d):
             bn = mods[i + 1]
             w = m.weight.detach().double().numpy()
             b = m.bias.detach().double().numpy()
@@ -43,7 +56,10 @@ def layers_of(net):
             w = w * g[:, None, None, None]
             b = (b - bn.running_mean.detach().double().numpy()) * g + bn.bias.detach().double().numpy()
             relu = isinstance(mods[i + 2], nn.ReLU)
-            out.append((1, m.in_channels, m.out_channels, m.stride[0], relu, w, b))
+            if m.dilation[0] > 1:
+                out.append((3, m.in_channels, m.out_channels, m.dilation[0], relu, w, b))
+            else:
+                out.append((1, m.in_channels, m.out_channels, m.stride[0], relu, w, b))
             i += 3 if relu else 2
         elif isinstance(m, nn.Linear):
             relu = i + 1 < len(mods) and isinstance(mods[i + 1], nn.ReLU)
@@ -57,9 +73,13 @@ def layers_of(net):
 
 def encode(layers):
     buf = bytearray(b"E2CP")
-    buf += struct.pack("<IIII", 1, SIZE, N_OUT, len(layers))
+    version = 2 if any(layer[0] > 2 for layer in layers) else 1
+    buf += struct.pack("<IIII", version, SIZE, N_OUT, len(layers))
     for kind, a, b, c, relu, w, bias in layers:
         buf += struct.pack("<IIIII", kind, a, b, c, int(relu))
+        if kind == 4:
+            buf += bias.astype("<u4").tobytes()
+            continue
         buf += w.astype("<f4").tobytes()
         buf += bias.astype("<f4").tobytes()
     return bytes(buf)
@@ -74,20 +94,32 @@ def forward(data, x):
     for _ in range(count):
         kind, a, b, c, relu = st.unpack_from("<IIIII", data, off)
         off += 20
-        n = b * a * (9 if kind == 1 else 1)
+        if kind == 4:
+            order = np.frombuffer(data, "<u4", b, off)
+            off += 4 * b
+            side = x.shape[1]
+            hm = x[:c].reshape(c, -1)
+            hm = np.exp(hm - hm.max(1, keepdims=True))
+            hm = (hm / hm.sum(1, keepdims=True)).reshape(c, side, side)
+            centres = (np.arange(side) + 0.5) / side
+            pts = np.stack([(hm.sum(1) * centres).sum(1), (hm.sum(2) * centres).sum(1)], 1).reshape(-1)
+            x = np.concatenate([pts, x[c:].mean((1, 2))])[order]
+            continue
+        n = b * a * (9 if kind in (1, 3) else 1)
         w = np.frombuffer(data, "<f4", n, off).astype(np.float64)
         off += 4 * n
         bias = np.frombuffer(data, "<f4", b, off).astype(np.float64)
         off += 4 * b
-        if kind == 1:
+        if kind in (1, 3):
             w = w.reshape(b, a, 3, 3)
             side = x.shape[1]
-            p = np.pad(x, ((0, 0), (1, 1), (1, 1)))
-            o = (side - 1) // c + 1
+            stride, d = (c, 1) if kind == 1 else (1, c)
+            p = np.pad(x, ((0, 0), (d, d), (d, d)))
+            o = (side - 1) // stride + 1
             y = np.zeros((b, o, o)) + bias[:, None, None]
             for ky in range(3):
                 for kx in range(3):
-                    patch = p[:, ky:ky + c * (o - 1) + 1:c, kx:kx + c * (o - 1) + 1:c]
+                    patch = p[:, ky * d:ky * d + stride * (o - 1) + 1:stride, kx * d:kx * d + stride * (o - 1) + 1:stride]
                     y += np.einsum("oi,ihw->ohw", w[:, :, ky, kx], patch)
         else:
             y = w.reshape(b, a) @ x.reshape(-1) + bias
@@ -102,9 +134,7 @@ def main():
     ap.add_argument("--model", default="build/character/model.pt")
     ap.add_argument("--out", default="Sources/CCharacterWeights")
     args = ap.parse_args()
-    net = build_net()
-    net.load_state_dict(torch.load(args.model))
-    net.eval()
+    net = load_net(args.model)
     data = encode(layers_of(net))
     os.makedirs(os.path.join(args.out, "include"), exist_ok=True)
     with open(os.path.join(args.out, "character_weights.e2cp"), "wb") as f:

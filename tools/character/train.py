@@ -148,6 +148,8 @@ def main():
     ap.add_argument("--stage3-epochs", type=int, default=0,
                     help="stage 3: epochs of --stage3-steps steps at a constant learning rate 3e-4")
     ap.add_argument("--stage3-steps", type=int, default=250)
+    ap.add_argument("--arch", choices=["dense", "heatmap"], default="dense",
+                    help="the network (common.build_net): the committed dense one, or the heatmap one")
     args = ap.parse_args()
 
     import torch
@@ -163,7 +165,7 @@ def main():
     print(f"{n} crops, {int(o.sum())} with a character", flush=True)
     data = (x, v, vm, m, b, o)
 
-    net = build_net()
+    net = build_net(args.arch)
     if args.init:
         net.load_state_dict(torch.load(args.init))
     if args.epochs:

@@ -3,8 +3,8 @@
 #define ESSENCE2_CHARACTER_WEIGHTS_INFO_H
 
 /** Size in bytes of character_weights.e2cp, the character point finder's weights file. */
-#define E2_CHARACTER_WEIGHTS_SIZE 2110040
+#define E2_CHARACTER_WEIGHTS_SIZE 544488
 /** SHA-256 of character_weights.e2cp, lower-case hex. */
-#define E2_CHARACTER_WEIGHTS_SHA256 "1f222cb69880ae6a914fa22c2a00cd1f6156528351242f5df788519e70f5cce6"
+#define E2_CHARACTER_WEIGHTS_SHA256 "3e1929086226e751932f25ded605db8deacc507be170875a76de0f163ae12693"
 
 #endif
