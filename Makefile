@@ -464,7 +464,7 @@ $(CHARACTER_VENV)/.ready: tools/character/requirements.txt
 
 .PHONY: character-train
 character-train: $(CHARACTER_VENV)/.ready
-	$(CHARACTER_VENV)/bin/python tools/character/train.py --arch heatmap --threads 1 --cache build/character \
+	$(CHARACTER_VENV)/bin/python tools/character/train.py --threads 1 --cache build/character \
 		--out build/character/model.pt --epochs 16 --finetune-epochs 4
 	$(CHARACTER_VENV)/bin/python tools/character/export.py --model build/character/model.pt
 	$(CHARACTER_VENV)/bin/python tools/character/make_fixtures.py

@@ -78,10 +78,11 @@ def mirror_vector(v):
     return m
 
 
-def build_net(arch="dense"):
-    """The network. "dense": the committed one (convolutions to 6 x 6, then dense layers). "heatmap": fully
-    convolutional to 12 x 12 (dilated convolutions widen its view to the whole crop), a heatmap a point whose
-    soft-argmax is the point, the other outputs the means of their own channels (HeatmapHeads)."""
+def build_net(arch="heatmap"):
+    """The network. "heatmap" (the committed weights' since 2026-12-03): fully convolutional to 12 x 12 (dilated
+    convolutions widen its view to the whole crop), a heatmap a point whose soft-argmax is the point, the other
+    outputs the means of their own channels (HeatmapHeads). "dense": the earlier one (convolutions to 6 x 6, then
+    dense layers regressing the 53 outputs)."""
     import torch.nn as nn
 
     def block(cin, cout, stride, dilation=1):

@@ -148,8 +148,8 @@ def main():
     ap.add_argument("--stage3-epochs", type=int, default=0,
                     help="stage 3: epochs of --stage3-steps steps at a constant learning rate 3e-4")
     ap.add_argument("--stage3-steps", type=int, default=250)
-    ap.add_argument("--arch", choices=["dense", "heatmap"], default="dense",
-                    help="the network (common.build_net): the committed dense one, or the heatmap one")
+    ap.add_argument("--arch", choices=["heatmap", "dense"], default="heatmap",
+                    help="the network (common.build_net): the heatmap one (committed), or the earlier dense one")
     args = ap.parse_args()
 
     import torch
