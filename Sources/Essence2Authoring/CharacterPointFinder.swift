@@ -56,7 +56,7 @@ package enum CharacterPointFinder {
                 mirroreds.append(Output(unmirror(mirroredRaw), box: box))
             }
             let plain = Output.mean(plains), mirrored = Output.mean(mirroreds)
-            result = plain.averaged(with: mirrored)
+            result = Output.mean([plain, mirrored])
             let eyeDistance = max(1e-3, simd_length(result.points[1] - result.points[0]))
             disagreement = (0..<5).map { simd_length(plain.points[$0] - mirrored.points[$0]) }.max()! / eyeDistance
         }
@@ -223,17 +223,6 @@ package enum CharacterPointFinder {
             r.mouthLogits /= n
             r.browsLogit /= n
             r.characterLogit /= n
-            return r
-        }
-
-        func averaged(with o: Output) -> Output {
-            var r = self
-            r.points = zip(points, o.points).map { ($0 + $1) / 2 }
-            r.radii = (radii + o.radii) / 2
-            r.outline = zip(outline, o.outline).map { ($0 + $1) / 2 }
-            r.mouthLogits = (mouthLogits + o.mouthLogits) / 2
-            r.browsLogit = (browsLogit + o.browsLogit) / 2
-            r.characterLogit = (characterLogit + o.characterLogit) / 2
             return r
         }
 

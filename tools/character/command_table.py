@@ -37,8 +37,7 @@ def main():
                 continue
             info = json.loads(subprocess.run([args.bin, "avatar", "inspect", "--json", out], capture_output=True,
                                              check=True).stdout)
-            found = {k: v for k, v in info["source_points"].items()}
-            e, worst = score(found, labels[name])
+            e, worst = score(info["source_points"], labels[name])
             ok += e <= 0.25
             text = subprocess.run([args.bin, "avatar", "inspect", out], capture_output=True, text=True).stdout
             m = re.search(r'"points": "([^"]*)"', text)
