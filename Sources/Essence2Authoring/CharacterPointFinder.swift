@@ -11,16 +11,22 @@
 ///    outline.
 ///
 /// Confidence: `character * agreement`, where `character` is the network's probability that the crop holds a
-/// character face (it was trained with pictures without one), and `agreement = clamp(1 - d / 0.3, 0, 1)` with `d`
-/// the largest distance between the plain and the mirrored pass's eye and mouth points, divided by the eye distance:
-/// a face the network sees clearly gives the same points both ways round. Below `lowConfidence` the caller should
-/// say that the points are a guess and point the user at the rig editor.
+/// character face (it was trained with pictures without one), and `agreement = clamp(1 - d / agreementScale, 0, 1)`
+/// with `d` the larger of two distances over the eye distance, both on the last refinement's eye and mouth points:
+/// between the plain and the mirrored average, and the farthest any of the six passes (three crops, plain and
+/// mirrored) lies from their mean. A face the network sees clearly gives the same points both ways round and at
+/// every crop size. Below `lowConfidence` the caller should say that the points are a guess and point the user at
+/// the rig editor.
 package enum CharacterPointFinder {
     /// Below this confidence the points are a guess: say so, and offer the rig editor.
     package static let lowConfidence: Float = 0.5
     /// Head crop sides / the head outline's larger side (tools/character/common.py HEAD_CROPS).
     static let headCrops: [Float] = [1.3, 1.6, 2.0]
     static let refinements = 2
+    /// The distance (in eye distances) at which the passes' disagreement makes the confidence 0; at half of it
+    /// the confidence is half the character probability, the `lowConfidence` line (tools/character/README.md: how
+    /// it was chosen on drawn characters).
+    static let agreementScale: Float = 0.42
 
     /// The points of the character in a picture of `width` x `height` pixels: `bgr` 3 bytes a pixel (blue, green,
     /// red), `alpha` one byte a pixel (255 opaque) or nil for an opaque picture. Throws `badPicture` when the
@@ -46,7 +52,7 @@ package enum CharacterPointFinder {
         let side = Float(max(width, height))
         var box = Box(x0: (Float(width) - side) / 2, y0: (Float(height) - side) / 2, side: side)
         var result = Output(network.run(crop(picture, box, size: network.size, mirrored: false)), box: box)
-        var disagreement: Float = 0
+        var disagreement: Float = 0, spread: Float = 0
         for _ in 0..<refinements {
             var plains: [Output] = [], mirroreds: [Output] = []
             for scale in headCrops {
@@ -59,8 +65,11 @@ package enum CharacterPointFinder {
             result = Output.mean([plain, mirrored])
             let eyeDistance = max(1e-3, simd_length(result.points[1] - result.points[0]))
             disagreement = (0..<5).map { simd_length(plain.points[$0] - mirrored.points[$0]) }.max()! / eyeDistance
+            spread = (plains + mirroreds).map { pass in
+                (0..<5).map { simd_length(pass.points[$0] - result.points[$0]) }.max()!
+            }.max()! / eyeDistance
         }
-        let agreement = min(1, max(0, 1 - disagreement / 0.3))
+        let agreement = min(1, max(0, 1 - max(disagreement, spread) / agreementScale))
         return result.characterPoints(confidence: result.character * agreement)
     }
 

@@ -114,7 +114,11 @@ def arch_of(state):
 
 
 def load_net(path):
+    """A saved state dict (train.py's .pt), or an exported weights file (.e2cp: the heatmap network with its batch
+    normalisation folded into the convolutions, read back with identity batch norms)."""
     import torch
+    if str(path).endswith(".e2cp"):
+        return net_from_e2cp(open(path, "rb").read())
     state = torch.load(path)
     net = build_net(arch_of(state))
     net.load_state_dict(state)
@@ -150,3 +154,71 @@ def _heads_class():
 
 def HeatmapHeads(k):
     return _heads_class()(k)
+
+
+def net_from_e2cp(data):
+    """The heatmap network from an E2CP version 2 file (export.py's format): each convolution takes the file's
+    folded weights and bias; its batch norm is the identity (mean 0, variance 1 - eps, scale 1, shift 0), so the
+    network computes what the file does. Fine-tuning it should keep the batch norms in eval mode."""
+    import struct
+
+    import torch
+    import torch.nn as nn
+    assert data[:4] == b"E2CP", "not an E2CP file"
+    _, size, outputs, count = struct.unpack_from("<IIII", data, 4)
+    assert size == SIZE and outputs == N_OUT, "another network's file"
+    net = build_net("heatmap")
+    convs = [m for m in net if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net if isinstance(m, nn.BatchNorm2d)]
+    off, k = 20, 0
+    with torch.no_grad():
+        for _ in range(count):
+            kind, a, b, c, relu = struct.unpack_from("<IIIII", data, off)
+            off += 20
+            if kind == 4:
+                off += 4 * b
+                continue
+            conv = convs[k]
+            assert kind in (1, 3) and (conv.in_channels, conv.out_channels) == (a, b), "layer shapes differ"
+            n = b * a * 9
+            conv.weight.copy_(torch.from_numpy(np.frombuffer(data, "<f4", n, off).reshape(b, a, 3, 3).copy()))
+            off += 4 * n
+            conv.bias.copy_(torch.from_numpy(np.frombuffer(data, "<f4", b, off).copy()))
+            off += 4 * b
+            if k < len(norms):
+                bn = norms[k]
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1 - bn.eps)
+                bn.weight.fill_(1)
+                bn.bias.zero_()
+            k += 1
+    assert off == len(data) and k == len(convs), "layer count differs"
+    net.eval()
+    return net
+
+
+def calibrate_norms(net, crops):
+    """Sets each batch norm of a network read from an .e2cp (identity norms) to its input's per-channel mean and
+    variance over crops (uint8 N x SIZE x SIZE x 4), with scale and shift that undo them: the network computes
+    the same in eval mode, and training mode (batch statistics) starts close to it."""
+    import torch
+    import torch.nn as nn
+    norms = [m for m in net if isinstance(m, nn.BatchNorm2d)]
+    seen = {}
+    hooks = [bn.register_forward_pre_hook(lambda mod, inp: seen.__setitem__(mod, inp[0].detach())) for bn in norms]
+    net.eval()
+    with torch.no_grad():
+        xb = torch.from_numpy(np.ascontiguousarray((crops.astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2)))
+        before = net(xb)
+        for h in hooks:
+            h.remove()
+        for bn in norms:
+            y = seen[bn]
+            mean = y.mean((0, 2, 3))
+            var = y.var((0, 2, 3), unbiased=False).clamp(min=1e-4)
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_((var + bn.eps).sqrt())
+            bn.bias.copy_(mean)
+        after = net(xb)
+    assert float((after - before).abs().max()) < 1e-3, "calibration changed the network"

@@ -136,8 +136,11 @@ def _arc_points(x0, x1, y, bend, n=12):
     return pts
 
 
-def draw_scene(rng, negative=None, figure=False):
-    """figure: always a figure with a body below the head (head 5-25 % of the picture, in the upper half)."""
+def draw_scene(rng, negative=None, figure=False, extras=False):
+    """figure: always a figure with a body below the head (head 5-25 % of the picture, in the upper half).
+    extras: also the later additions (plush toys' faces and bodies: a muzzle, a big dark nose, bead or dim eyes,
+    a stitched mouth line; bow ties and collars under the chin). Off, the same seed draws exactly the scene it drew
+    before they existed (the first training stages' data)."""
     S = SCENE
     if negative is None:
         negative = rng.random() < 0.07
@@ -202,7 +205,10 @@ def draw_scene(rng, negative=None, figure=False):
 
     # ---- body (drawn first, under the head)
     img = _to_img(canvas)
-    if small or figure or rng.random() < .55:
+    if extras and plush and rng.random() < .5:  # a seated plush toy: a furry body, arms and feet in the head's colour
+        canvas = _plush_body(rng, canvas, head, skin)
+        img = _to_img(canvas)
+    elif small or figure or rng.random() < .55:
         bw = R * (rng.uniform(0.8, 2.4) if figure else rng.uniform(0.8, 1.9))
         top = cy + head.sy * rng.uniform(0.6, 1.0)
         bcol = _col(rng)
@@ -256,6 +262,8 @@ def draw_scene(rng, negative=None, figure=False):
     img = _to_img(canvas)
     if outline_w:
         stroke(img, poly, outline_w)
+    if extras and rng.random() < .3:  # a bow tie or a collar under the chin
+        _neckwear(rng, img, head, out_col)
 
     # ---- face layout
     ex = R * rng.uniform(0.2, 0.45)
@@ -281,7 +289,25 @@ def draw_scene(rng, negative=None, figure=False):
 
     # snout / muzzle / beak (behind the mouth)
     d = ImageDraw.Draw(img)
-    snout = rng.choice(["none", "muzzle", "pig", "beak"], p=[.55, .25, .12, .08])
+    plush_face = extras and (plush or rng.random() < .1) and rng.random() < .7
+    snout = "plush" if plush_face else rng.choice(["none", "muzzle", "pig", "beak"], p=[.55, .25, .12, .08])
+    if plush_face:  # a light muzzle, a big dark nose at its top, the mouth (a stitched line, or none) below
+        sr = R * rng.uniform(.28, .45)
+        mouth_y = max(mouth_y, ey + R * .45)
+        sc = (mcx, mouth_y - sr * rng.uniform(.1, .5))
+        mcol = _shade(skin, rng.uniform(1.0, 1.35)) if rng.random() < .7 else _shade(skin, rng.uniform(.8, 1.0))
+        _fill_shape_img(img, _mask(ellipse=[sc[0] - sr * 1.25, sc[1] - sr * .85, sc[0] + sr * 1.25, sc[1] + sr * .85]),
+                        mcol, rng, texture)
+        d = ImageDraw.Draw(img)
+        nw, nh = R * rng.uniform(.1, .2), R * rng.uniform(.07, .13)
+        nyp = sc[1] - sr * rng.uniform(.2, .6)
+        ncol = _col(rng, True) if rng.random() < .85 else _shade(skin, .45)
+        d.ellipse([mcx - nw, nyp - nh, mcx + nw, nyp + nh], fill=ncol + (255,))
+        if rng.random() < .6:  # the nose's shine
+            d.ellipse([mcx - nw * .5, nyp - nh * .7, mcx - nw * .1, nyp - nh * .3], fill=_shade(ncol, 3.0) + (255,))
+        mouth_y = max(mouth_y, nyp + nh + R * rng.uniform(.08, .25))
+        mw = min(mw, sr * .9)
+        plush_stitch = (nyp + nh, _shade(ncol, 1.2), max(1, int(R * rng.uniform(.015, .04))))
     if snout == "muzzle":
         sr = R * rng.uniform(.3, .5)
         sc = (mcx, (ey + mouth_y) / 2 + R * .1)
@@ -303,7 +329,7 @@ def draw_scene(rng, negative=None, figure=False):
     ny = (ey + mouth_y) / 2
     nx = mcx + yaw * R * .2
     nr = R * rng.uniform(.04, .14)
-    if snout != "pig" and nose != "none":
+    if snout not in ("pig", "plush") and nose != "none":
         if nose == "dot":
             d.ellipse([nx - nr * 1.3, ny - nr, nx + nr * 1.3, ny + nr], fill=_col(rng, True) + (255,))
         elif nose == "tri":
@@ -319,6 +345,8 @@ def draw_scene(rng, negative=None, figure=False):
 
     # ---- mouth
     mstate = rng.choice(["open", "closed", "absent"], p=[.4, .45, .15])
+    if plush_face:
+        mstate = rng.choice(["open", "closed", "absent"], p=[.1, .6, .3])
     ml = (mcx - mw * (1 + yaw * .5), mouth_y)
     mr = (mcx + mw * (1 - yaw * .5), mouth_y)
     mc = ((ml[0] + mr[0]) / 2, mouth_y)
@@ -334,6 +362,13 @@ def draw_scene(rng, negative=None, figure=False):
             d.polygon([(ml[0], ml[1]), (mr[0], mr[1]), (tipx, mc[1] + bl * .8)], fill=(60, 20, 20, 255))
         mstate = "open" if mstate == "open" else "closed"
         d.line([ml, mr], fill=out_col + (255,), width=lw)
+    elif mstate == "closed" and plush_face:  # a stitched Y: the line down from the nose, then the mouth's curve
+        top, scol, sw = plush_stitch
+        bend = R * rng.uniform(-.08, .12)
+        pts = _arc_points(ml[0], mr[0], mouth_y, bend)
+        mc = pts[len(pts) // 2]
+        d.line([(mcx, top), mc], fill=scol + (255,), width=sw)
+        d.line(pts, fill=scol + (255,), width=sw, joint="curve")
     elif mstate == "closed":
         bend = R * rng.uniform(-.05, .2) * rng.choice([1, 1, 1, 0])
         pts = _arc_points(ml[0], mr[0], mouth_y, bend)
@@ -367,11 +402,15 @@ def draw_scene(rng, negative=None, figure=False):
 
     # ---- eyes
     ekind = rng.choice(["dot", "oval", "anime", "closed", "ring"], p=[.3, .3, .15, .12, .13])
+    if plush_face and rng.random() < .8:
+        ekind = "dot"
     er = R * rng.uniform(.05, .2)
     if ekind == "dot":
         er = R * rng.uniform(.04, .12)
     eh = er * rng.uniform(1.0, 1.6) if ekind in ("oval", "anime") else er
     eye_col = _col(rng, True) if rng.random() < .8 else _col(rng)
+    if plush_face and rng.random() < .35:  # dim eyes, sunk in the fur (darker fur, not black)
+        eye_col = _shade(skin, rng.uniform(.25, .55))
     radii = []
     hide_far = rng.random() < .4
     for i, x in enumerate((lx, rx)):
@@ -472,6 +511,75 @@ def draw_scene(rng, negative=None, figure=False):
     return _augment(rng, img), pts
 
 
+def _fill_shape_img(img, mask_img, colour, rng, texture):
+    """_fill_shape onto a Pillow RGBA image in place (flat shading, the given texture)."""
+    canvas = np.asarray(img, np.float32).copy()
+    _fill_shape(canvas, mask_img, colour, rng, "flat", texture)
+    img.paste(_to_img(canvas))
+
+
+def _plush_body(rng, canvas, head, skin):
+    """A seated plush toy's body under the head: a furry trunk, two arms and two feet with lighter pads, all in the
+    head's colour (the canvas float array is updated and returned)."""
+    cx, R = head.cx, head.R
+    top = head.cy + head.sy * rng.uniform(.6, .9)
+    bw, bh = R * rng.uniform(.8, 1.3), R * rng.uniform(1.0, 1.6)
+    fur = 35.0
+    _fill_shape(canvas, _mask(ellipse=[cx - bw, top - bh * .2, cx + bw, top + bh * 1.6]), _shade(skin, rng.uniform(.85, 1.05)),
+                rng, "flat", fur)
+    for s in (-1, 1):
+        ax = cx + s * bw * rng.uniform(.8, 1.2)
+        ay = top + bh * rng.uniform(.2, .5)
+        ar = R * rng.uniform(.25, .4)
+        _fill_shape(canvas, _mask(ellipse=[ax - ar, ay - ar * 1.4, ax + ar, ay + ar * 1.4]), _shade(skin, rng.uniform(.8, 1.0)),
+                    rng, "flat", fur)
+        fx = cx + s * bw * rng.uniform(.4, .8)
+        fy = top + bh * rng.uniform(1.2, 1.5)
+        fr = R * rng.uniform(.3, .5)
+        _fill_shape(canvas, _mask(ellipse=[fx - fr, fy - fr, fx + fr, fy + fr]), skin, rng, "flat", fur)
+        if rng.random() < .6:  # the foot's pad
+            pr = fr * .6
+            _fill_shape(canvas, _mask(ellipse=[fx - pr, fy - pr, fx + pr, fy + pr]), _shade(skin, rng.uniform(.6, 1.4)),
+                        rng, "flat", 15.0)
+    return canvas
+
+
+def _neckwear(rng, img, head, out_col):
+    """A bow tie (plain, striped or checked) or a collar band where the head meets the body."""
+    d = ImageDraw.Draw(img)
+    R = head.R
+    nx, ny = head.point(math.pi, rng.uniform(.9, 1.05))
+    col = _col(rng)
+    if rng.random() < .6:  # bow tie: two triangles and a knot
+        w, h = R * rng.uniform(.3, .6), R * rng.uniform(.15, .3)
+        wings = [[(nx, ny), (nx + s * w, ny - h), (nx + s * w, ny + h)] for s in (-1, 1)]
+        if rng.random() < .5:  # checks or stripes: a pattern painted through the bow's shape
+            pat = Image.new("RGBA", img.size, col + (255,))
+            pd = ImageDraw.Draw(pat)
+            c2 = _col(rng)
+            step = max(2, int(R * rng.uniform(.05, .1)))
+            checks = rng.random() < .6
+            for k in range(-img.size[0], img.size[0], step * 2):
+                pd.line([(k, 0), (k, img.size[1])], fill=c2 + (255,), width=max(1, step // 2))
+                if checks:
+                    pd.line([(0, k), (img.size[0], k)], fill=c2 + (255,), width=max(1, step // 2))
+            m = Image.new("L", img.size, 0)
+            for wing in wings:
+                ImageDraw.Draw(m).polygon(wing, fill=255)
+            img.paste(pat, (0, 0), m)
+        else:
+            for wing in wings:
+                d.polygon(wing, fill=col + (255,))
+        kr = h * .5
+        d.ellipse([nx - kr, ny - kr, nx + kr, ny + kr], fill=_shade(col, .8) + (255,))
+    else:  # a collar: a band along the head's lower edge, sometimes a tag
+        band = [head.point(t, rng.uniform(.95, 1.05)) for t in np.linspace(math.pi * .65, math.pi * 1.35, 12)]
+        d.line(band, fill=col + (255,), width=max(2, int(R * rng.uniform(.06, .14))), joint="curve")
+        if rng.random() < .5:
+            tr = R * rng.uniform(.06, .12)
+            d.ellipse([nx - tr, ny - tr * .5, nx + tr, ny + tr * 1.5], fill=_col(rng) + (255,), outline=out_col + (255,))
+
+
 def _refill(img, canvas, bgk):
     return img  # corners uncovered by the rotation become transparent: fine (like a cut-out)
 
@@ -510,12 +618,14 @@ def _augment(rng, img):
     return img
 
 
-if __name__ == "__main__":  # a contact sheet with the points drawn: python draw.py out.png [seed]
+if __name__ == "__main__":  # a contact sheet with the points drawn: python draw.py out.png [seed] [--extras]
     import sys
-    rng = np.random.default_rng(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+    extras = "--extras" in sys.argv
+    argv = [a for a in sys.argv if a != "--extras"]
+    rng = np.random.default_rng(int(argv[2]) if len(argv) > 2 else 0)
     sheet = Image.new("RGB", (SCENE * 6, SCENE * 4), (128, 128, 128))
     for i in range(24):
-        im, p = draw_scene(rng)
+        im, p = draw_scene(rng, extras=extras)
         bg = Image.new("RGBA", im.size, (200, 230, 200, 255))
         bg.alpha_composite(im)
         d = ImageDraw.Draw(bg)

@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import HEAD_CROPS, MOUTHS, load_net, mirror_vector, sample_crop  # noqa: E402
 
 KEYS = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
+AGREEMENT_SCALE = 0.42  # CharacterPointFinder.agreementScale
 REFINEMENTS = int(os.environ.get("CHARACTER_REFINEMENTS", "2"))
 SCALES = [float(v) for v in os.environ["CHARACTER_SCALES"].split(",")] if "CHARACTER_SCALES" in os.environ \
     else list(HEAD_CROPS)
@@ -71,9 +72,11 @@ class Finder:
             out = {k: (plain[k] + mir[k]) / 2 for k in plain}
             ed = max(1e-3, np.linalg.norm(out["points"][1] - out["points"][0]))
             dis = max(np.linalg.norm(plain["points"][i] - mir["points"][i]) for i in range(5)) / ed
+            spread = max(np.linalg.norm(q["points"][i] - out["points"][i])
+                         for q in plains + mirs for i in range(5)) / ed
         lg = out["logits"]
         character = 1 / (1 + np.exp(-lg[4]))
-        conf = character * min(1, max(0, 1 - dis / 0.3))
+        conf = character * min(1, max(0, 1 - max(dis, spread) / AGREEMENT_SCALE))
         p = out["points"]
         brows = lg[3] > 0
         return dict(left_eye=p[0].tolist(), right_eye=p[1].tolist(), mouth_left=p[2].tolist(),
@@ -113,6 +116,8 @@ def main():
     ap.add_argument("--dump")
     ap.add_argument("--swift")
     ap.add_argument("--drawn", type=int, default=0, help="also measure on this many drawn scenes (seed 999)")
+    ap.add_argument("--extras", action="store_true",
+                    help="the drawn scenes with draw.py's later additions (plush faces and bodies, bow ties, collars)")
     args = ap.parse_args()
     labels = json.load(open(args.labels))["pictures"]
     if args.dump:
@@ -135,10 +140,11 @@ def main():
         import draw
         errs = []
         for i in range(args.drawn):
-            img, p = draw.draw_scene(np.random.default_rng([999, 1000 + i]), negative=False)
+            img, p = draw.draw_scene(np.random.default_rng([999, 1000 + i]), negative=False, extras=args.extras)
             errs.append(score(finder.find(np.asarray(img)), p)[0])
         errs = np.array(errs)
-        print(f"{args.drawn} drawn scenes (seed 999, never trained on): median {np.median(errs):.3f} eye distances, "
+        what = "drawn scenes with extras" if args.extras else "drawn scenes"
+        print(f"{args.drawn} {what} (seed 999, never trained on): median {np.median(errs):.3f} eye distances, "
               f"{(errs <= .15).mean() * 100:.0f} % within 0.15, {(errs <= .25).mean() * 100:.0f} % within 0.25")
     results = {name: finder.find(load_rgba(os.path.join(args.pictures, name))) for name in labels}
     json.dump(results, open("build/character/python-results.json", "w"), indent=1)

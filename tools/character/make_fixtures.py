@@ -1,9 +1,9 @@
 """Writes the Swift test's fixtures: a few characters draw.py draws (seed 999, never used in training), at 128 x 128,
 as raw RGBA bytes (name.rgba) and their true points (name.json) in Tests/Essence2Tests/Fixtures/characters/.
 
-  python make_fixtures.py [indices...]
+  python make_fixtures.py [--model M] [indices...]
 
-With build/character/model.pt present, each JSON also gets "reference": what evaluate.py's Python finder (the
+With the model present (default build/character/model.pt; an exported .e2cp works too), each JSON also gets "reference": what evaluate.py's Python finder (the
 same steps as the Swift one) finds, which the Swift test matches to a hundredth of a pixel or so.
 """
 import json
@@ -26,11 +26,15 @@ def scene(i):
 
 
 def main():
-    indices = [int(a) for a in sys.argv[1:]] or [0, 2, 9, 13]
+    args = sys.argv[1:]
+    model = "build/character/model.pt"
+    if args[:1] == ["--model"]:
+        model, args = args[1], args[2:]
+    indices = [int(a) for a in args] or [0, 2, 9, 13]
     finder = None
-    if os.path.exists("build/character/model.pt"):
+    if os.path.exists(model):
         from evaluate import Finder
-        finder = Finder("build/character/model.pt")
+        finder = Finder(model)
     os.makedirs(OUT, exist_ok=True)
     for i in indices:
         img, p = scene(i)

@@ -20,7 +20,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import draw  # noqa: E402
-from common import HEAD_CROP, N_OUT, SIZE, build_net, labels_to_vector, mirror_vector, sample_crop  # noqa: E402
+from common import (HEAD_CROP, N_OUT, SIZE, build_net, calibrate_norms, labels_to_vector,  # noqa: E402
+                    mirror_vector, net_from_e2cp, sample_crop)
 
 
 def head_box(p):
@@ -31,11 +32,15 @@ def head_box(p):
 
 def make_samples(args):
     """Scenes [start, start+count) of the seed: uint8 crops (N x SIZE x SIZE x 4) and their labels."""
-    seed, start, count, figure = args
+    seed, start, count, scenes = args
+    figure = scenes == "figure"
     xs, vs, ms, bs, objs = [], [], [], [], []
     for i in range(start, start + count):
         rng = np.random.default_rng([seed, i])
-        img, p = draw.draw_scene(rng, negative=False, figure=True) if figure else draw.draw_scene(rng)
+        if figure:
+            img, p = draw.draw_scene(rng, negative=False, figure=True)
+        else:
+            img, p = draw.draw_scene(rng, extras=scenes == "extras")
         a = np.asarray(img)
         S = a.shape[0]
         for kind in ("whole", "head", "context") if figure else ("whole", "head"):
@@ -64,13 +69,14 @@ def make_samples(args):
             np.array(objs, np.float32))
 
 
-def dataset(seed, scenes, cache, figure=False, procs=2):
-    """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache` (figure: the
-    figure scenes, a body below the head, draw.draw_scene(figure=True))."""
+def dataset(seed, scenes, cache, kind="plain", procs=2):
+    """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache`. kind: "plain"
+    (draw.draw_scene as the first stages drew it), "figure" (a body below the head, draw_scene(figure=True)) or
+    "extras" (draw_scene(extras=True): plush faces and bodies, bow ties and collars as well)."""
     os.makedirs(cache, exist_ok=True)
     chunk = 250
-    jobs = [(seed, s, min(chunk, scenes - s), figure) for s in range(0, scenes, chunk)]
-    path = lambda j: os.path.join(cache, f"chunk-{'figure-' if j[3] else ''}{j[0]}-{j[1]}-{j[2]}.npz")
+    jobs = [(seed, s, min(chunk, scenes - s), kind) for s in range(0, scenes, chunk)]
+    path = lambda j: os.path.join(cache, f"chunk-{'' if j[3] == 'plain' else j[3] + '-'}{j[0]}-{j[1]}-{j[2]}.npz")
     todo = [j for j in jobs if not os.path.exists(path(j))]
     t = time.time()
     if todo:
@@ -137,7 +143,9 @@ def main():
     ap.add_argument("--scenes", type=int, default=20000)
     ap.add_argument("--epochs", type=int, default=9)
     ap.add_argument("--finetune-epochs", type=int, default=3)
-    ap.add_argument("--init", help="start from these weights (e.g. stage 1's, with --epochs 0)")
+    ap.add_argument("--init", help="start from these weights (e.g. stage 1's, with --epochs 0): a state dict, or "
+                                   "an exported .e2cp (its batch norms are then set from the data so that the "
+                                   "network computes what the file does)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache", default="build/character")
     ap.add_argument("--out", default="build/character/model.pt")
@@ -145,6 +153,9 @@ def main():
     ap.add_argument("--figure-scenes", type=int, default=0,
                     help="stage 3: this many extra figure scenes (a body below the head; seed + 1), 3 crops each: "
                          "whole, head, and a head box 2-6 times too large")
+    ap.add_argument("--extras-scenes", type=int, default=0,
+                    help="stage 3: this many extra scenes with draw.py's later additions (plush faces and bodies, "
+                         "bow ties, collars; seed + 2), 2 crops each")
     ap.add_argument("--stage3-epochs", type=int, default=0,
                     help="stage 3: epochs of --stage3-steps steps at a constant learning rate 3e-4")
     ap.add_argument("--stage3-steps", type=int, default=250)
@@ -158,7 +169,10 @@ def main():
     torch.set_num_threads(args.threads)
     x, v, m, b, o = dataset(args.seed, args.scenes, args.cache, procs=args.threads)
     if args.figure_scenes:
-        f = dataset(args.seed + 1, args.figure_scenes, args.cache, figure=True, procs=args.threads)
+        f = dataset(args.seed + 1, args.figure_scenes, args.cache, kind="figure", procs=args.threads)
+        x, v, m, b, o = (np.concatenate([p, q]) for p, q in zip((x, v, m, b, o), f))
+    if args.extras_scenes:
+        f = dataset(args.seed + 2, args.extras_scenes, args.cache, kind="extras", procs=args.threads)
         x, v, m, b, o = (np.concatenate([p, q]) for p, q in zip((x, v, m, b, o), f))
     vm = np.stack([mirror_vector(r) for r in v])
     n = len(x)
@@ -166,7 +180,10 @@ def main():
     data = (x, v, vm, m, b, o)
 
     net = build_net(args.arch)
-    if args.init:
+    if args.init and args.init.endswith(".e2cp"):
+        net = net_from_e2cp(open(args.init, "rb").read())
+        calibrate_norms(net, x[np.random.default_rng(args.seed + 400).permutation(n)[:1024]])
+    elif args.init:
         net.load_state_dict(torch.load(args.init))
     if args.epochs:
         opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
