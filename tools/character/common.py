@@ -118,7 +118,8 @@ def load_net(path):
     normalisation folded into the convolutions, read back with identity batch norms)."""
     import torch
     if str(path).endswith(".e2cp"):
-        return net_from_e2cp(open(path, "rb").read())
+        with open(path, "rb") as f:
+            return net_from_e2cp(f.read())
     state = torch.load(path)
     net = build_net(arch_of(state))
     net.load_state_dict(state)
@@ -159,7 +160,7 @@ def HeatmapHeads(k):
 def net_from_e2cp(data):
     """The heatmap network from an E2CP version 2 file (export.py's format): each convolution takes the file's
     folded weights and bias; its batch norm is the identity (mean 0, variance 1 - eps, scale 1, shift 0), so the
-    network computes what the file does. Fine-tuning it should keep the batch norms in eval mode."""
+    network computes what the file does. Before training it, calibrate_norms sets the batch norms from data."""
     import struct
 
     import torch

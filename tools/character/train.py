@@ -181,7 +181,8 @@ def main():
 
     net = build_net(args.arch)
     if args.init and args.init.endswith(".e2cp"):
-        net = net_from_e2cp(open(args.init, "rb").read())
+        with open(args.init, "rb") as f:
+            net = net_from_e2cp(f.read())
         calibrate_norms(net, x[np.random.default_rng(args.seed + 400).permutation(n)[:1024]])
     elif args.init:
         net.load_state_dict(torch.load(args.init))
