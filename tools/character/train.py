@@ -168,12 +168,11 @@ def main():
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     x, v, m, b, o = dataset(args.seed, args.scenes, args.cache, procs=args.threads)
-    if args.figure_scenes:
-        f = dataset(args.seed + 1, args.figure_scenes, args.cache, kind="figure", procs=args.threads)
-        x, v, m, b, o = (np.concatenate([p, q]) for p, q in zip((x, v, m, b, o), f))
-    if args.extras_scenes:
-        f = dataset(args.seed + 2, args.extras_scenes, args.cache, kind="extras", procs=args.threads)
-        x, v, m, b, o = (np.concatenate([p, q]) for p, q in zip((x, v, m, b, o), f))
+    extra = ((args.figure_scenes, args.seed + 1, "figure"), (args.extras_scenes, args.seed + 2, "extras"))
+    for count, seed, kind in extra:
+        if count:
+            f = dataset(seed, count, args.cache, kind=kind, procs=args.threads)
+            x, v, m, b, o = (np.concatenate([p, q]) for p, q in zip((x, v, m, b, o), f))
     vm = np.stack([mirror_vector(r) for r in v])
     n = len(x)
     print(f"{n} crops, {int(o.sum())} with a character", flush=True)
@@ -200,7 +199,7 @@ def main():
         run_epochs(net, opt, sched, args.finetune_epochs, np.random.default_rng(args.seed + 200), data, args.out,
                    "fine-tune ")
     if args.stage3_epochs:
-        # stage 3: with the figure scenes, a constant 3e-4 (so epoch k's weights, saved as model-epK.pt, are what
+        # stage 3: with the figure or extras scenes, a constant 3e-4 (so epoch k's weights, saved as model-epK.pt, are what
         # --stage3-epochs k gives), its own optimizer and random stream
         opt = torch.optim.AdamW(net.parameters(), 3e-4, weight_decay=1e-4)
         sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda _: 1.0)
