@@ -28,7 +28,7 @@ from PIL import Image, ImageFilter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train  # noqa: E402
-from common import HEAD_CROP, POINT_NAMES, calibrate_norms, labels_to_vector, mirror_vector, net_from_e2cp, \
+from common import HEAD_CROP, POINT_NAMES, calibrate_norms, labels_to_vector, load_net, mirror_vector, \
     sample_crop  # noqa: E402
 
 FOLDS = {
@@ -177,8 +177,7 @@ def main():
         print(f"fold {fold}: {len(real[0])} crops of its 7 pictures in {time.time() - t:.0f} s", flush=True)
         x, v, m, b, o = (np.concatenate([p, q]) for p, q in zip(drawn, real))
         vm = np.stack([mirror_vector(r) for r in v])
-        with open(WEIGHTS, "rb") as f:
-            net = net_from_e2cp(f.read())
+        net = load_net(WEIGHTS)
         within, automatic, _ = held_out(WEIGHTS, test, labels, args.pictures)
         print(f"fold {fold}, committed weights on the other 7: {within} within 0.25, {automatic} automatic",
               flush=True)

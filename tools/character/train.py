@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import draw  # noqa: E402
 from common import (HEAD_CROP, N_OUT, SIZE, build_net, calibrate_norms, labels_to_vector,  # noqa: E402
-                    mirror_vector, net_from_e2cp, sample_crop)
+                    load_net, mirror_vector, sample_crop)
 
 
 def head_box(p):
@@ -180,8 +180,7 @@ def main():
 
     net = build_net(args.arch)
     if args.init and args.init.endswith(".e2cp"):
-        with open(args.init, "rb") as f:
-            net = net_from_e2cp(f.read())
+        net = load_net(args.init)
         calibrate_norms(net, x[np.random.default_rng(args.seed + 400).permutation(n)[:1024]])
     elif args.init:
         net.load_state_dict(torch.load(args.init))
