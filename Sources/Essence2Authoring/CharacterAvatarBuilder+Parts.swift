@@ -91,42 +91,58 @@ extension CharacterAvatarBuilder {
         return outline
     }
 
-    /// The height of a drawn-open mouth at its centre: how far from the centre, up and down, the pixels stay
-    /// darker than the face around the mouth (at least 2 pixels, at most 0.8 of the mouth's width).
-    static func measuredOpening(points: CharacterSourcePoints, bgr: [UInt8], width: Int, height: Int) -> Float {
-        func luma(_ x: Int, _ y: Int) -> Float {
-            let cx = min(max(x, 0), width - 1), cy = min(max(y, 0), height - 1)
-            let i = 3 * (cy * width + cx)
-            return 0.114 * Float(bgr[i]) + 0.587 * Float(bgr[i + 1]) + 0.299 * Float(bgr[i + 2])
-        }
-        let mouthWidth = points.mouthRight.x - points.mouthLeft.x
-        let c = points.mouthCenter
-        let skin = [luma(Int(c.x), Int(c.y - 0.6 * mouthWidth)), luma(Int(points.mouthLeft.x - 0.2 * mouthWidth), Int(c.y)),
-                    luma(Int(points.mouthRight.x + 0.2 * mouthWidth), Int(c.y))].sorted()[1]
-        let limit = Int(0.45 * mouthWidth)
-        var up = 0, down = 0
-        while up < limit, luma(Int(c.x), Int(c.y) - up - 1) < skin - 30 { up += 1 }
-        while down < limit, luma(Int(c.x), Int(c.y) + down + 1) < skin - 30 { down += 1 }
-        // Or: how far the pixels stay unlike the lips at the corners (an opening lighter than the face, as a
-        // tongue and teeth inside red lips are).
+    /// A drawn-open mouth measured in the picture: how far its opening reaches above and below the mouth's
+    /// centre, in source pixels, along the centre's column. The face around the mouth is the colour two of three
+    /// samples agree on (above the mouth, beside each corner); from the centre the walk goes on while the
+    /// pixels are unlike that colour (a dark cavity, teeth, a tongue, the lips), then gives back a thin band
+    /// next to the face (the lips or an outline). When the centre itself has the face's colour (an opening
+    /// drawn as an outline only), the opening is the part inside the outline. A side that does not come back to
+    /// the face within 0.8 mouth widths counts as 0. Transparent pixels are read over white.
+    static func measuredOpeningSpan(points: CharacterSourcePoints, bgr: [UInt8], alpha: [UInt8]?,
+                                    width: Int, height: Int) -> (up: Float, down: Float) {
         func colour(_ x: Int, _ y: Int) -> SIMD3<Float> {
             let cx = min(max(x, 0), width - 1), cy = min(max(y, 0), height - 1)
             let i = 3 * (cy * width + cx)
-            return SIMD3(Float(bgr[i]), Float(bgr[i + 1]), Float(bgr[i + 2]))
+            let c = SIMD3(Float(bgr[i]), Float(bgr[i + 1]), Float(bgr[i + 2]))
+            guard let alpha else { return c }
+            let a = Float(alpha[cy * width + cx]) / 255
+            return c * a + SIMD3(repeating: 255 * (1 - a))
         }
-        let inset = 0.12 * mouthWidth
-        let lips = [colour(Int(points.mouthLeft.x + inset), Int(points.mouthLeft.y)),
-                    colour(Int(points.mouthRight.x - inset), Int(points.mouthRight.y))]
-        func unlikeLips(_ x: Int, _ y: Int) -> Bool {
-            let p = colour(x, y)
-            return lips.allSatisfy { l in abs(p.x - l.x) + abs(p.y - l.y) + abs(p.z - l.z) > 90 }
+        func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
+            abs(a.x - b.x) + abs(a.y - b.y) + abs(a.z - b.z)
         }
-        var up2 = 0, down2 = 0
-        if unlikeLips(Int(c.x), Int(c.y)) {
-            while up2 < limit, unlikeLips(Int(c.x), Int(c.y) - up2 - 1) { up2 += 1 }
-            while down2 < limit, unlikeLips(Int(c.x), Int(c.y) + down2 + 1) { down2 += 1 }
+        let mouthWidth = points.mouthRight.x - points.mouthLeft.x
+        guard mouthWidth.isFinite, mouthWidth >= 2 else { return (0, 0) }
+        let c = points.mouthCenter
+        let cx = Int(c.x), cy = Int(c.y)
+        let samples = [colour(cx, Int(c.y - 0.6 * mouthWidth)), colour(Int(points.mouthLeft.x - 0.2 * mouthWidth), cy),
+                       colour(Int(points.mouthRight.x + 0.2 * mouthWidth), cy)]
+        let face = samples.min { a, b in
+            samples.reduce(0) { $0 + distance(a, $1) } < samples.reduce(0) { $0 + distance(b, $1) }
+        }!
+        let limit = Int(0.8 * mouthWidth)
+        func like(_ depth: Int, _ sign: Int) -> Bool { distance(colour(cx, cy + sign * depth), face) <= 45 }
+        let centreLikeFace = like(0, 1)
+        func reach(_ sign: Int) -> Float {
+            var d = 0
+            if centreLikeFace {
+                while d < limit, like(d + 1, sign) { d += 1 }
+                let inside = d
+                while d < limit, !like(d + 1, sign) { d += 1 }
+                return d < limit ? Float(inside) : 0
+            }
+            while d < limit, !like(d + 1, sign) { d += 1 }
+            guard d < limit else { return 0 }
+            if d >= 3 {
+                // The band next to the face, anti-aliased edge included: given back when it is thin.
+                let band = colour(cx, cy + sign * (d - 1))
+                var k = d
+                while k > 0, k >= d || distance(colour(cx, cy + sign * k), band) <= 40 { k -= 1 }
+                if Float(d - k) <= max(2, 0.35 * Float(d)) { d = k }
+            }
+            return Float(d)
         }
-        return min(max(Float(max(up + down, up2 + down2) + 1), 2), 0.8 * mouthWidth)
+        return (reach(-1), reach(1))
     }
 
     /// The soft mask of what moves with the head: the outline filled, grown by a little and feathered.

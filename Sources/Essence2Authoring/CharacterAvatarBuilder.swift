@@ -102,14 +102,26 @@ package enum CharacterAvatarBuilder {
             SIMD2(min(max(p.x, 0), Float(outW)), min(max(p.y, 0), Float(outH)))
         }
         outline = outline.map(clampPoint)
-        let opening = points.mouth == .open
-            ? (points.mouthOpening ?? measuredOpening(points: points, bgr: bgr, width: width, height: height)) * s : 0
+        // A drawn-open mouth closes about its centre line: without a given opening, the opening is measured
+        // and the centre put at its middle (a found centre on the edge of the cavity would leave half of it).
+        var mouthCenter = points.mouthCenter
+        var opening: Float = 0
+        if points.mouth == .open {
+            if let given = points.mouthOpening {
+                opening = given * s
+            } else {
+                let span = measuredOpeningSpan(points: points, bgr: bgr, alpha: alpha, width: width, height: height)
+                let mouthWidth = max(points.mouthRight.x - points.mouthLeft.x, 2)
+                opening = min(max(span.up + span.down + 1, 2), 0.8 * mouthWidth) * s
+                if span.up + span.down > 0 { mouthCenter.y += (span.down - span.up) / 2 }
+            }
+        }
         let rig = CharacterRig(
             leftEye: clampPoint(f(points.leftEye)), rightEye: clampPoint(f(points.rightEye)),
             leftEyeRadius: max(0.5, (points.leftEyeRadius ?? defaultRadius) * s),
             rightEyeRadius: max(0.5, (points.rightEyeRadius ?? defaultRadius) * s),
             mouthLeft: clampPoint(f(points.mouthLeft)), mouthRight: clampPoint(f(points.mouthRight)),
-            mouthCenter: clampPoint(f(points.mouthCenter)), leftBrow: points.leftBrow.map(f).map(clampPoint),
+            mouthCenter: clampPoint(f(mouthCenter)), leftBrow: points.leftBrow.map(f).map(clampPoint),
             rightBrow: points.rightBrow.map(f).map(clampPoint), mouth: points.mouth,
             mouthOpening: min(opening, Float(max(outW, outH)) / 4), outline: outline,
             sourceWidth: width, sourceHeight: height, sourceScale: s, sourceOffset: offset)

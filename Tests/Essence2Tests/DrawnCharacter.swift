@@ -36,7 +36,13 @@ struct DrawnCharacter {
                 for brow in [points.leftBrow!, points.rightBrow!] where abs(p.x - brow.x) < 20 && abs(p.y - brow.y) < 3 {
                     c = SIMD3(30, 40, 60)
                 }
-                if mouth != .absent, p.x >= 140, p.x <= 220 {
+                if mouth == .open {
+                    // The cavity: an ellipse about (180, 275), 40 by 15 half-axes, inside 3-pixel red lips.
+                    let m = (p - SIMD2(180, 275)) / SIMD2(40, 15)
+                    let r = (m.x * m.x + m.y * m.y).squareRoot()
+                    if r <= 1 { c = p.y > 280 ? SIMD3(170, 140, 235) : SIMD3(40, 20, 30) }
+                    else if (p - SIMD2(180, 275)).x.magnitude <= 43, r <= 1 + 3 / 15 { c = SIMD3(40, 40, 200) }
+                } else if mouth != .absent, p.x >= 140, p.x <= 220 {
                     let t = (p.x - 180) / 40
                     let line = 265 + 3 * (1 - t * t)
                     if abs(p.y - line) < 2.2 { c = SIMD3(30, 30, 50) }

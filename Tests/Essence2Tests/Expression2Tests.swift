@@ -184,6 +184,46 @@ import Essence2Kit
         #expect(pressed <= rest + 10, "pressed lips (p, b, m) seal the mouth: \(pressed) dark pixels, rest \(rest)")
     }
 
+    /// A mouth drawn open, its centre found on the cavity's upper edge (as the finder put the clown's): the
+    /// builder measures the opening (the cavity, not the lips around it), puts the centre at its middle, and
+    /// the mouth is shut at rest and on p/b/m: neither the cavity nor the tongue shows.
+    @Test func aDrawnOpenMouthFoundAtItsEdgeIsMeasuredAndClosesAtRest() throws {
+        var drawn = DrawnCharacter(mouth: .open)
+        drawn.points.mouthLeft = SIMD2(140, 275)
+        drawn.points.mouthRight = SIMD2(220, 275)
+        drawn.points.mouthCenter = SIMD2(180, 262)
+        let avatar = try drawn.avatar()
+        let rig = try #require(avatar.character)
+        let s = rig.sourceScale
+        #expect(abs(rig.mouthOpening / s - 30) <= 4, "opening \(rig.mouthOpening / s) source pixels, drawn 30")
+        let centreY = (rig.mouthCenter.y - rig.sourceOffset.y) / s
+        #expect(abs(centreY - 275) <= 3, "mouth centre at y \(centreY), the cavity's middle is 275")
+        let renderer = avatar.makeRenderer()
+        func insidePixels(_ params: FrameParams) -> Int {
+            var out = [UInt8](repeating: 0, count: avatar.width * avatar.height * 3)
+            _ = out.withUnsafeMutableBytes { renderer.render(params, mode: .full, into: $0, over: nil) }
+            var count = 0
+            let c = rig.mouthCenter
+            let reach = Int(30 * s)
+            for y in Int(c.y) - reach...Int(c.y) + reach {
+                for x in Int(c.x) - reach...Int(c.x) + reach {
+                    let i = 3 * (y * avatar.width + x)
+                    let b = Int(out[i]), g = Int(out[i + 1]), r = Int(out[i + 2])
+                    let cavity = b + g + r < 150
+                    let tongue = abs(b - 170) + abs(g - 140) + abs(r - 235) < 60
+                    if cavity || tongue { count += 1 }
+                }
+            }
+            return count
+        }
+        let open = insidePixels(FrameParams(articulation: Articulation(jawOpen: 0.9)))
+        let rest = insidePixels(FrameParams())
+        let pressed = insidePixels(FrameParams(articulation: Articulation(jawOpen: 0.9, lipPress: 1)))
+        #expect(open > 400, "open: \(open) cavity and tongue pixels")
+        #expect(rest * 8 < open, "at rest the drawn opening is shut: \(rest) cavity and tongue pixels, open \(open)")
+        #expect(pressed * 8 < open, "p, b, m shut it: \(pressed) cavity and tongue pixels, open \(open)")
+    }
+
     /// Lids close over the eyes in the colour around them: at a full blink the eye's white is gone.
     @Test func aBlinkCoversTheEyes() throws {
         let avatar = try Self.drawn.avatar()
