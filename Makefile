@@ -263,9 +263,13 @@ SWIFT_RT   := $(dir $(shell command -v $(SWIFT) 2>/dev/null))../lib/swift/linux
 TSAN_CC    := $(dir $(shell command -v $(SWIFT) 2>/dev/null))clang
 TSAN_TESTS := four_pushers random_calls quiesce frame_fd engines_are every_function reply_counts
 
+# One build gives both the library and the test bundle (with testability, as `swift test` would build it; a
+# separate `--product essence2` build first compiled the library's modules a second time).
+TSAN_BUILD := $(SWIFT) build -c release --sanitize=thread --build-tests -Xswiftc -enable-testing --scratch-path .build/tsan
+
 $(TSAN_SWIFT): $(SWIFT_SOURCES)
 	@rm -f $@
-	$(SWIFT) build -c release --sanitize=thread --product essence2 --scratch-path .build/tsan
+	$(TSAN_BUILD)
 
 $(OUT)/test_abi_tsan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(TSAN_SWIFT)
 	@mkdir -p $(OUT)/tsan
@@ -276,7 +280,8 @@ $(OUT)/test_abi_tsan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h $(TS
 
 test-tsan: $(OUT)/test_abi_tsan
 	TSAN_OPTIONS=halt_on_error=1 $(OUT)/test_abi_tsan --no-fork avatars/grace-hopper.imx $(TSAN_TESTS)
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test -c release --sanitize=thread --scratch-path .build/tsan --filter KitStreamTests
+	$(TSAN_BUILD)
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test -c release --sanitize=thread --scratch-path .build/tsan --skip-build --filter KitStreamTests
 
 # libFuzzer harnesses (fuzz/, docs/fuzzing.md): the .imx reader (structure-aware; survivors rendered), the JSON
 # readers, the engine's audio entry points, the TFLite reader. Built -O with libFuzzer and AddressSanitizer (every
@@ -286,8 +291,9 @@ FUZZ_SECONDS ?= 300
 fuzz:
 	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh
 
+# Two at a time: the two slow replays (imx, audio: a minute or more of corpus each) together, then the two quick.
 test-fuzz:
-	SWIFT=$(SWIFT) FUZZ_SECONDS=15 FUZZ_FRESH=1 tools/fuzz.sh
+	SWIFT=$(SWIFT) FUZZ_SECONDS=15 FUZZ_FRESH=1 tools/fuzz.sh imx audio json tflite
 
 # The lip-sync tools' pure parts, the real recordings' alignments and the other languages' phone maps
 # (tools/lipsync/tests), in a virtual environment of their own with numpy, scipy and pytest from PyPI.
