@@ -278,11 +278,14 @@ import Glibc
         #expect(dropped > 10, "dropped \(dropped)")
         #expect(followed.speech.count + dropped >= 70)
         #expect(followed.origin != nil)
-        // Every speech frame handed out was at most a frame behind the audio clock, and never ahead of it.
+        // Every speech frame handed out was at most a frame behind the audio clock, and never ahead of it. The
+        // collector notes a frame's virtual time when its task next runs: on a loaded machine (ThreadSanitizer,
+        // other work) that can be a few virtual milliseconds after the stream handed it out, hence 10 ms of slack
+        // in audio time (a clock that is not followed falls behind by 500 ms a second here).
         for (frame, at) in followed.speech.dropFirst() {
             let played = followed.played(at: at)
             let audioTime = try #require(frame.audioTime)
-            #expect(played < audioTime + 0.04 + 0.005, "frame \(frame.replyFrame) shown at \(played) s of audio")
+            #expect(played < audioTime + 0.04 + 0.010, "frame \(frame.replyFrame) shown at \(played) s of audio")
             #expect(played >= audioTime - 0.011)
         }
         followed.engine.shutdown()
