@@ -147,6 +147,7 @@ def main():
         print(f"{args.drawn} {what} (seed 999, never trained on): median {np.median(errs):.3f} eye distances, "
               f"{(errs <= .15).mean() * 100:.0f} % within 0.15, {(errs <= .25).mean() * 100:.0f} % within 0.25")
     results = {name: finder.find(load_rgba(os.path.join(args.pictures, name))) for name in labels}
+    os.makedirs("build/character", exist_ok=True)
     json.dump(results, open("build/character/python-results.json", "w"), indent=1)
     table(results, labels)
 
