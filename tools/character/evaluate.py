@@ -118,6 +118,8 @@ def main():
     ap.add_argument("--drawn", type=int, default=0, help="also measure on this many drawn scenes (seed 999)")
     ap.add_argument("--extras", action="store_true",
                     help="the drawn scenes with draw.py's later additions (plush faces and bodies, bow ties, collars)")
+    ap.add_argument("--styles", action="store_true",
+                    help="the drawn scenes of draw_styles.py (side views, snowmen, line-art animals) instead")
     args = ap.parse_args()
     labels = json.load(open(args.labels))["pictures"]
     if args.dump:
@@ -140,10 +142,15 @@ def main():
         import draw
         errs = []
         for i in range(args.drawn):
-            img, p = draw.draw_scene(np.random.default_rng([999, 1000 + i]), negative=False, extras=args.extras)
+            rng = np.random.default_rng([999, 1000 + i])
+            if args.styles:
+                import draw_styles
+                img, p = draw_styles.draw_styled(rng)
+            else:
+                img, p = draw.draw_scene(rng, negative=False, extras=args.extras)
             errs.append(score(finder.find(np.asarray(img)), p)[0])
         errs = np.array(errs)
-        what = "drawn scenes with extras" if args.extras else "drawn scenes"
+        what = "drawn scenes of draw_styles" if args.styles else "drawn scenes with extras" if args.extras else "drawn scenes"
         print(f"{args.drawn} {what} (seed 999, never trained on): median {np.median(errs):.3f} eye distances, "
               f"{(errs <= .15).mean() * 100:.0f} % within 0.15, {(errs <= .25).mean() * 100:.0f} % within 0.25")
     results = {name: finder.find(load_rgba(os.path.join(args.pictures, name))) for name in labels}

@@ -20,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import draw  # noqa: E402
+import draw_styles  # noqa: E402
 from common import (HEAD_CROP, N_OUT, SIZE, build_net, calibrate_norms, labels_to_vector,  # noqa: E402
                     load_net, mirror_vector, sample_crop)
 
@@ -33,11 +34,13 @@ def head_box(p):
 def make_samples(args):
     """Scenes [start, start+count) of the seed: uint8 crops (N x SIZE x SIZE x 4) and their labels."""
     seed, start, count, scenes = args
-    figure = scenes == "figure"
+    figure = scenes in ("figure", "styles")
     xs, vs, ms, bs, objs = [], [], [], [], []
     for i in range(start, start + count):
         rng = np.random.default_rng([seed, i])
-        if figure:
+        if scenes == "styles":
+            img, p = draw_styles.draw_styled(rng)
+        elif figure:
             img, p = draw.draw_scene(rng, negative=False, figure=True)
         else:
             img, p = draw.draw_scene(rng, extras=scenes == "extras")
@@ -72,7 +75,8 @@ def make_samples(args):
 def dataset(seed, scenes, cache, kind="plain", procs=2):
     """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache`. kind: "plain"
     (draw.draw_scene as the first stages drew it), "figure" (a body below the head, draw_scene(figure=True)) or
-    "extras" (draw_scene(extras=True): plush faces and bodies, bow ties and collars as well)."""
+    "extras" (draw_scene(extras=True): plush faces and bodies, bow ties and collars as well) or "styles"
+    (draw_styles.draw_styled: side views, snowmen, line-art animals; three crops a scene as "figure")."""
     os.makedirs(cache, exist_ok=True)
     chunk = 250
     jobs = [(seed, s, min(chunk, scenes - s), kind) for s in range(0, scenes, chunk)]
@@ -156,6 +160,9 @@ def main():
     ap.add_argument("--extras-scenes", type=int, default=0,
                     help="stage 3: this many extra scenes with draw.py's later additions (plush faces and bodies, "
                          "bow ties, collars; seed + 2), 2 crops each")
+    ap.add_argument("--styles-scenes", type=int, default=0,
+                    help="stage 3: this many extra scenes of draw_styles.py (side views, snowmen, line-art animals; "
+                         "seed + 3), 3 crops each: whole, head, and a head box too large")
     ap.add_argument("--stage3-epochs", type=int, default=0,
                     help="stage 3: epochs of --stage3-steps steps at a constant learning rate 3e-4")
     ap.add_argument("--stage3-steps", type=int, default=250)
@@ -168,7 +175,8 @@ def main():
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     x, v, m, b, o = dataset(args.seed, args.scenes, args.cache, procs=args.threads)
-    extra = ((args.figure_scenes, args.seed + 1, "figure"), (args.extras_scenes, args.seed + 2, "extras"))
+    extra = ((args.figure_scenes, args.seed + 1, "figure"), (args.extras_scenes, args.seed + 2, "extras"),
+             (args.styles_scenes, args.seed + 3, "styles"))
     for count, seed, kind in extra:
         if count:
             f = dataset(seed, count, args.cache, kind=kind, procs=args.threads)
