@@ -618,14 +618,13 @@ def _augment(rng, img):
     return img
 
 
-if __name__ == "__main__":  # a contact sheet with the points drawn: python draw.py out.png [seed] [--extras]
-    import sys
-    extras = "--extras" in sys.argv
-    argv = [a for a in sys.argv if a != "--extras"]
-    rng = np.random.default_rng(int(argv[2]) if len(argv) > 2 else 0)
-    sheet = Image.new("RGB", (SCENE * 6, SCENE * 4), (128, 128, 128))
-    for i in range(24):
-        im, p = draw_scene(rng, extras=extras)
+def contact_sheet(path, scenes, n=24):
+    """Writes n scenes (each (rgba image, points or None) from the iterator `scenes`) as a 6 x 4 sheet, the points
+    marked: the eyes red and blue, the mouth's corners magenta and cyan, its centre yellow, the brows orange and
+    light blue, the outline red, the mouth state written in the corner."""
+    sheet = Image.new("RGB", (SCENE * 6, SCENE * ((n + 5) // 6)), (128, 128, 128))
+    for i in range(n):
+        im, p = next(scenes)
         bg = Image.new("RGBA", im.size, (200, 230, 200, 255))
         bg.alpha_composite(im)
         d = ImageDraw.Draw(bg)
@@ -639,4 +638,12 @@ if __name__ == "__main__":  # a contact sheet with the points drawn: python draw
             d.line(p["outline"] + [p["outline"][0]], fill=(255, 0, 0, 255), width=1)
             d.text((4, 4), p["mouth"], fill=(0, 0, 0, 255))
         sheet.paste(bg.convert("RGB"), ((i % 6) * SCENE, (i // 6) * SCENE))
-    sheet.save(sys.argv[1])
+    sheet.save(path)
+
+
+if __name__ == "__main__":  # a contact sheet with the points drawn: python draw.py out.png [seed] [--extras]
+    import sys
+    extras = "--extras" in sys.argv
+    argv = [a for a in sys.argv if a != "--extras"]
+    rng = np.random.default_rng(int(argv[2]) if len(argv) > 2 else 0)
+    contact_sheet(argv[1], (draw_scene(rng, extras=extras) for _ in iter(int, 1)))

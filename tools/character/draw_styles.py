@@ -379,20 +379,6 @@ def draw_styled(rng):
 
 if __name__ == "__main__":  # a contact sheet with the points drawn: python draw_styles.py out.png [seed]
     import sys
+    from draw import contact_sheet
     rng = np.random.default_rng(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
-    sheet = Image.new("RGB", (SCENE * 6, SCENE * 4), (128, 128, 128))
-    for i in range(24):
-        im, p = draw_styled(rng)
-        bg = Image.new("RGBA", im.size, (200, 230, 200, 255))
-        bg.alpha_composite(im)
-        d = ImageDraw.Draw(bg)
-        for k, c in (("left_eye", (255, 0, 0)), ("right_eye", (0, 0, 255)), ("mouth_left", (255, 0, 255)),
-                     ("mouth_right", (0, 255, 255)), ("mouth_center", (255, 255, 0)), ("left_brow", (255, 128, 0)),
-                     ("right_brow", (0, 128, 255))):
-            if p[k] is not None:
-                x, y = p[k]
-                d.ellipse([x - 3, y - 3, x + 3, y + 3], outline=c + (255,), width=2)
-        d.line(p["outline"] + [p["outline"][0]], fill=(255, 0, 0, 255), width=1)
-        d.text((4, 4), p["mouth"], fill=(0, 0, 0, 255))
-        sheet.paste(bg.convert("RGB"), ((i % 6) * SCENE, (i // 6) * SCENE))
-    sheet.save(sys.argv[1])
+    contact_sheet(sys.argv[1], (draw_styled(rng) for _ in iter(int, 1)))
