@@ -114,11 +114,10 @@ def _profile(rng):
         mouth_y = sy0 + droop + sh * .75
         m_front = (tip[0] - face * sh * .25, mouth_y)
         m_back = (fx - face * R * rng.uniform(.05, .35), sy0 + sh * rng.uniform(.9, 1.2))
-    front_poly = [front[0]] + front[1:]
     # head and front in one fill (a beak in its own colour)
     m_head = _mask(poly)
     if animal != "beak":
-        ImageDraw.Draw(m_head).polygon(front_poly + [(cx, cy)], fill=255)
+        ImageDraw.Draw(m_head).polygon(front + [(cx, cy)], fill=255)
     _fill_shape(canvas, m_head, skin, rng, shading, texture)
     img = _to_img(canvas)
     d = ImageDraw.Draw(img)
@@ -128,10 +127,10 @@ def _profile(rng):
     if outline_w:
         d.line(poly + [poly[0]], fill=out_col + (255,), width=outline_w, joint="curve")
     if animal == "beak":
-        d.polygon(front_poly, fill=(int(rng.integers(200, 256)), int(rng.integers(90, 200)), int(rng.integers(0, 60)), 255),
+        d.polygon(front, fill=(int(rng.integers(200, 256)), int(rng.integers(90, 200)), int(rng.integers(0, 60)), 255),
                   outline=out_col + (255,))
     elif outline_w:
-        d.line(front_poly, fill=out_col + (255,), width=outline_w, joint="curve")
+        d.line(front, fill=out_col + (255,), width=outline_w, joint="curve")
     if animal == "snout" and rng.random() < .8:  # the nose at the snout's tip
         nr = R * rng.uniform(.08, .18)
         _ellipse(d, (front[2][0] - face * nr * .6, front[1][1] + nr * .6), nr, nr * .8, fill=_col(rng, True) + (255,))
@@ -284,15 +283,13 @@ def _lineart(rng):
     cx = float(rng.uniform(R * 1.1, S - R * 1.1)) - face * R * .25
     cy = float(rng.uniform(R * 1.0, S - R * .9))
     head = Head(rng, cx, cy, R)
-    head.kind, head.harm = "ellipse", []
-    head.egg = 0.0
+    head.kind, head.harm, head.egg = "ellipse", [], 0.0
     head.sx, head.sy = R * rng.uniform(.85, 1.1), R * rng.uniform(.8, 1.05)
     out_col = _col(rng, True)
     lw = max(2, int(R * rng.uniform(.04, .09)))
     fill = (255, 255, 255) if rng.random() < .6 else _shade(_skin(rng), 1.15)
     img = _to_img(canvas)
     d = ImageDraw.Draw(img)
-    ear = []
     for s in (-1, 1):  # floppy or pointy ears, outlined
         bx, by = head.point(s * rng.uniform(.5, 1.0))
         if rng.random() < .6:

@@ -34,19 +34,19 @@ def head_box(p):
 def make_samples(args):
     """Scenes [start, start+count) of the seed: uint8 crops (N x SIZE x SIZE x 4) and their labels."""
     seed, start, count, scenes = args
-    figure = scenes in ("figure", "styles")
+    three_crops = scenes in ("figure", "styles")
     xs, vs, ms, bs, objs = [], [], [], [], []
     for i in range(start, start + count):
         rng = np.random.default_rng([seed, i])
         if scenes == "styles":
             img, p = draw_styles.draw_styled(rng)
-        elif figure:
+        elif scenes == "figure":
             img, p = draw.draw_scene(rng, negative=False, figure=True)
         else:
             img, p = draw.draw_scene(rng, extras=scenes == "extras")
         a = np.asarray(img)
         S = a.shape[0]
-        for kind in ("whole", "head", "context") if figure else ("whole", "head"):
+        for kind in ("whole", "head", "context") if three_crops else ("whole", "head"):
             if p is None or kind == "whole":
                 side = S * rng.uniform(1.0, 1.4)
                 x0 = rng.uniform(S - side, 0)
@@ -74,7 +74,7 @@ def make_samples(args):
 
 def dataset(seed, scenes, cache, kind="plain", procs=2):
     """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache`. kind: "plain"
-    (draw.draw_scene as the first stages drew it), "figure" (a body below the head, draw_scene(figure=True)) or
+    (draw.draw_scene as the first stages drew it), "figure" (a body below the head, draw_scene(figure=True)),
     "extras" (draw_scene(extras=True): plush faces and bodies, bow ties and collars as well) or "styles"
     (draw_styles.draw_styled: side views, snowmen, line-art animals; three crops a scene as "figure")."""
     os.makedirs(cache, exist_ok=True)
