@@ -100,44 +100,26 @@ extension CharacterAvatarBuilder {
     /// the face within 0.8 mouth widths counts as 0. Transparent pixels are read over white.
     static func measuredOpeningSpan(points: CharacterSourcePoints, bgr: [UInt8], alpha: [UInt8]?,
                                     width: Int, height: Int) -> (up: Float, down: Float) {
-        func colour(_ x: Int, _ y: Int) -> SIMD3<Float> {
-            let cx = min(max(x, 0), width - 1), cy = min(max(y, 0), height - 1)
-            let i = 3 * (cy * width + cx)
-            let c = SIMD3(Float(bgr[i]), Float(bgr[i + 1]), Float(bgr[i + 2]))
-            guard let alpha else { return c }
-            let a = Float(alpha[cy * width + cx]) / 255
-            return c * a + SIMD3(repeating: 255 * (1 - a))
+        guard let column = MouthColumn(points: points, bgr: bgr, alpha: alpha, width: width, height: height) else {
+            return (0, 0)
         }
-        func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
-            abs(a.x - b.x) + abs(a.y - b.y) + abs(a.z - b.z)
-        }
-        let mouthWidth = points.mouthRight.x - points.mouthLeft.x
-        guard mouthWidth.isFinite, mouthWidth >= 2 else { return (0, 0) }
-        let c = points.mouthCenter
-        let cx = Int(c.x), cy = Int(c.y)
-        let samples = [colour(cx, Int(c.y - 0.6 * mouthWidth)), colour(Int(points.mouthLeft.x - 0.2 * mouthWidth), cy),
-                       colour(Int(points.mouthRight.x + 0.2 * mouthWidth), cy)]
-        let face = samples.min { a, b in
-            samples.reduce(0) { $0 + distance(a, $1) } < samples.reduce(0) { $0 + distance(b, $1) }
-        }!
-        let limit = Int(0.8 * mouthWidth)
-        func like(_ depth: Int, _ sign: Int) -> Bool { distance(colour(cx, cy + sign * depth), face) <= 45 }
-        let centreLikeFace = like(0, 1)
+        let limit = column.limit
+        let centreLikeFace = column.likeFace(0, 1)
         func reach(_ sign: Int) -> Float {
             var d = 0
             if centreLikeFace {
-                while d < limit, like(d + 1, sign) { d += 1 }
+                while d < limit, column.likeFace(d + 1, sign) { d += 1 }
                 let inside = d
-                while d < limit, !like(d + 1, sign) { d += 1 }
+                while d < limit, !column.likeFace(d + 1, sign) { d += 1 }
                 return d < limit ? Float(inside) : 0
             }
-            while d < limit, !like(d + 1, sign) { d += 1 }
+            while d < limit, !column.likeFace(d + 1, sign) { d += 1 }
             guard d < limit else { return 0 }
             if d >= 3 {
                 // The band next to the face, anti-aliased edge included: given back when it is thin.
-                let band = colour(cx, cy + sign * (d - 1))
+                let band = column.colour(depth: d - 1, sign)
                 var k = d
-                while k > 0, k >= d || distance(colour(cx, cy + sign * k), band) <= 40 { k -= 1 }
+                while k > 0, k >= d || MouthColumn.distance(column.colour(depth: k, sign), band) <= 40 { k -= 1 }
                 if Float(d - k) <= max(2, 0.35 * Float(d)) { d = k }
             }
             return Float(d)

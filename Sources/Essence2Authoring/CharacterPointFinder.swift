@@ -241,11 +241,14 @@ package enum CharacterPointFinder {
             let states: [CharacterPoints.MouthState] = [.open, .closed, .absent]
             var best = 0
             for i in 1..<3 where mouthLogits[i] > mouthLogits[best] { best = i }
+            var second = best == 0 ? 1 : 0
+            for i in 0..<3 where i != best && mouthLogits[i] > mouthLogits[second] { second = i }
             let brows = browsLogit > 0
             return CharacterPoints(leftEye: points[0], rightEye: points[1], leftEyeRadius: radii.x,
                                    rightEyeRadius: radii.y, mouthLeft: points[2], mouthRight: points[3],
                                    mouthCenter: points[4], leftBrow: brows ? points[5] : nil,
-                                   rightBrow: brows ? points[6] : nil, mouth: states[best], outline: outline,
+                                   rightBrow: brows ? points[6] : nil, mouth: states[best],
+                                   mouthRunnerUp: states[second], outline: outline,
                                    confidence: max(0, min(1, confidence.isFinite ? confidence : 0)))
         }
     }

@@ -13,6 +13,9 @@ package struct CharacterPoints: Sendable, Equatable {
     package var leftBrow, rightBrow: SIMD2<Float>?
     /// Whether the mouth is drawn open, closed, or not at all.
     package var mouth: MouthState
+    /// The finder's next choice after `mouth` (never the same state): what the mouth is when the picture does not
+    /// bear out `mouth` (`CharacterAvatarBuilder.confirmedMouth`).
+    package var mouthRunnerUp: MouthState
     /// The head's outline: 16 points clockwise on screen from the top (ears, hair and hats left out).
     package var outline: [SIMD2<Float>]
     /// 0...1: how much to trust the points (CharacterPointFinder's documentation says how it is made). Below
@@ -21,8 +24,8 @@ package struct CharacterPoints: Sendable, Equatable {
 
     package init(leftEye: SIMD2<Float>, rightEye: SIMD2<Float>, leftEyeRadius: Float, rightEyeRadius: Float,
                  mouthLeft: SIMD2<Float>, mouthRight: SIMD2<Float>, mouthCenter: SIMD2<Float>,
-                 leftBrow: SIMD2<Float>?, rightBrow: SIMD2<Float>?, mouth: MouthState, outline: [SIMD2<Float>],
-                 confidence: Float) {
+                 leftBrow: SIMD2<Float>?, rightBrow: SIMD2<Float>?, mouth: MouthState,
+                 mouthRunnerUp: MouthState? = nil, outline: [SIMD2<Float>], confidence: Float) {
         self.leftEye = leftEye
         self.rightEye = rightEye
         self.leftEyeRadius = leftEyeRadius
@@ -33,6 +36,7 @@ package struct CharacterPoints: Sendable, Equatable {
         self.leftBrow = leftBrow
         self.rightBrow = rightBrow
         self.mouth = mouth
+        self.mouthRunnerUp = mouthRunnerUp.flatMap { $0 == mouth ? nil : $0 } ?? (mouth == .closed ? .absent : .closed)
         self.outline = outline
         self.confidence = confidence
     }

@@ -12,7 +12,12 @@ struct DrawnCharacter {
     var alpha: [UInt8] = []
     var points: CharacterSourcePoints
 
-    init(mouth: CharacterRig.MouthStyle = .closed) {
+    /// - Parameters:
+    ///   - mouth: how the mouth is drawn: open (a cavity and a tongue inside red lips), closed or absent.
+    ///   - filledLips: a closed mouth drawn as filled red lips (the upper 4 and the lower 5 pixels high at the
+    ///     middle beyond the 4-pixel line between them: about 0.17 of the mouth's width, as the lips of
+    ///     `head2` of the development characters) instead of the line alone.
+    init(mouth: CharacterRig.MouthStyle = .closed, filledLips: Bool = false) {
         let cx: Float = 180, cy: Float = 200, r: Float = 150
         points = CharacterSourcePoints(
             leftEye: SIMD2(130, 170), rightEye: SIMD2(230, 170), leftEyeRadius: 18, rightEyeRadius: 18,
@@ -45,6 +50,8 @@ struct DrawnCharacter {
                 } else if mouth != .absent, p.x >= 140, p.x <= 220 {
                     let t = (p.x - 180) / 40
                     let line = 265 + 3 * (1 - t * t)
+                    let bulge = (1 - t * t).squareRoot()
+                    if filledLips, p.y >= line - 6 * bulge, p.y <= line + 7 * bulge { c = SIMD3(50, 60, 200) }
                     if abs(p.y - line) < 2.2 { c = SIMD3(30, 30, 50) }
                 }
                 let i = y * width + x

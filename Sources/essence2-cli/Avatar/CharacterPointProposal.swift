@@ -41,13 +41,16 @@ struct CharacterPointProposal {
         var mouthLeft = inside(found.mouthLeft), mouthRight = inside(found.mouthRight)
         if mouthRight.x - mouthLeft.x < 2 { mouthRight.x = min(Float(width), mouthLeft.x + 2); mouthLeft.x = mouthRight.x - 2 }
         let outline = found.outline.count >= 3 ? found.outline.map(inside) : []
-        let points = CharacterSourcePoints(
+        var points = CharacterSourcePoints(
             leftEye: left, rightEye: right,
             leftEyeRadius: found.leftEyeRadius.isFinite && found.leftEyeRadius > 0.5 ? found.leftEyeRadius : nil,
             rightEyeRadius: found.rightEyeRadius.isFinite && found.rightEyeRadius > 0.5 ? found.rightEyeRadius : nil,
             mouthLeft: mouthLeft, mouthRight: mouthRight, mouthCenter: inside(found.mouthCenter),
             leftBrow: found.leftBrow.map(inside), rightBrow: found.rightBrow.map(inside), mouth: found.mouth,
             outline: outline)
+        // A found open mouth must show an opening in the picture (a filled closed mouth reads as open).
+        points.mouth = CharacterAvatarBuilder.confirmedMouth(points, runnerUp: found.mouthRunnerUp, bgr: bgr, alpha: alpha,
+                                                             width: width, height: height)
         let confidence = found.confidence.isFinite ? found.confidence : 0
         let doubt = confidence < CharacterPointFinder.lowConfidence
             ? "confidence \(String(Double((confidence * 100).rounded()) / 100)), under \(CharacterPointFinder.lowConfidence)" : nil
