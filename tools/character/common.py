@@ -78,18 +78,19 @@ def mirror_vector(v):
     return m
 
 
-def build_net(arch="heatmap"):
+def build_net(arch="heatmap", channels=None):
     """The network. "heatmap" (the committed weights' since 2026-12-03): fully convolutional to 12 x 12 (dilated
     convolutions widen its view to the whole crop), a heatmap a point whose soft-argmax is the point, the other
-    outputs the means of their own channels (HeatmapHeads). "dense": the earlier one (convolutions to 6 x 6, then
-    dense layers regressing the 53 outputs)."""
+    outputs the means of their own channels (HeatmapHeads); channels: its width at 12 x 12 (default
+    HEATMAP_CHANNELS). "dense": the earlier one (convolutions to 6 x 6, then dense layers regressing the 53
+    outputs)."""
     import torch.nn as nn
 
     def block(cin, cout, stride, dilation=1):
         pad = dilation
         return [nn.Conv2d(cin, cout, 3, stride, pad, dilation=dilation), nn.BatchNorm2d(cout), nn.ReLU()]
     if arch == "heatmap":
-        c = HEATMAP_CHANNELS
+        c = channels or HEATMAP_CHANNELS
         layers = block(4, 16, 2) + block(16, 32, 2) + block(32, c, 2)
         for d in HEATMAP_DILATIONS:
             layers += block(c, c, 1, d)
@@ -113,6 +114,12 @@ def arch_of(state):
     return "dense" if any(v.dim() == 2 for v in state.values()) else "heatmap"
 
 
+def channels_of(state):
+    """The heatmap network's width at 12 x 12, from a saved state dict (the third convolution's outputs)."""
+    convs = [v for k, v in state.items() if k.endswith(".weight") and v.dim() == 4]
+    return int(convs[2].shape[0])
+
+
 def load_net(path):
     """A saved state dict (train.py's .pt), or an exported weights file (.e2cp: the heatmap network with its batch
     normalisation folded into the convolutions, read back with identity batch norms)."""
@@ -121,7 +128,8 @@ def load_net(path):
         with open(path, "rb") as f:
             return net_from_e2cp(f.read())
     state = torch.load(path)
-    net = build_net(arch_of(state))
+    arch = arch_of(state)
+    net = build_net(arch, channels_of(state) if arch == "heatmap" else None)
     net.load_state_dict(state)
     net.eval()
     return net
@@ -168,7 +176,13 @@ def net_from_e2cp(data):
     assert data[:4] == b"E2CP", "not an E2CP file"
     _, size, outputs, count = struct.unpack_from("<IIII", data, 4)
     assert size == SIZE and outputs == N_OUT, "another network's file"
-    net = build_net("heatmap")
+    # the width: the third layer's output channels (each layer header is 20 bytes, then its weights and bias)
+    off, widths = 20, []
+    for _ in range(3):
+        kind, a, b, c, relu = struct.unpack_from("<IIIII", data, off)
+        widths.append(b)
+        off += 20 + 4 * (b * a * 9 + b)
+    net = build_net("heatmap", widths[2])
     convs = [m for m in net if isinstance(m, nn.Conv2d)]
     norms = [m for m in net if isinstance(m, nn.BatchNorm2d)]
     off, k = 20, 0

@@ -136,11 +136,14 @@ def _arc_points(x0, x1, y, bend, n=12):
     return pts
 
 
-def draw_scene(rng, negative=None, figure=False, extras=False):
+def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
     """figure: always a figure with a body below the head (head 5-25 % of the picture, in the upper half).
     extras: also the later additions (plush toys' faces and bodies: a muzzle, a big dark nose, bead or dim eyes,
     a stitched mouth line; bow ties and collars under the chin). Off, the same seed draws exactly the scene it drew
-    before they existed (the first training stages' data)."""
+    before they existed (the first training stages' data).
+    mouths: also the mouths the first data lacked (2026-12-04, evening): closed mouths drawn as filled lips with a
+    line between them, as a bar or two bars; open mouths drawn as an outline around the face's colour or a light
+    interior (teeth, a pink or purple tongue filling it). Off, a seed draws the scene it drew before."""
     S = SCENE
     if negative is None:
         negative = rng.random() < 0.07
@@ -369,6 +372,8 @@ def draw_scene(rng, negative=None, figure=False, extras=False):
         mc = pts[len(pts) // 2]
         d.line([(mcx, top), mc], fill=scol + (255,), width=sw)
         d.line(pts, fill=scol + (255,), width=sw, joint="curve")
+    elif mstate == "closed" and mouths and rng.random() < .7:
+        mc = _closed_mouth_shape(rng, d, ml, mr, mouth_y, mw, skin, out_col, lw)
     elif mstate == "closed":
         bend = R * rng.uniform(-.05, .2) * rng.choice([1, 1, 1, 0])
         pts = _arc_points(ml[0], mr[0], mouth_y, bend)
@@ -377,6 +382,8 @@ def draw_scene(rng, negative=None, figure=False, extras=False):
         if rng.random() < .3:  # dimples
             for p in (ml, mr):
                 d.line([(p[0], p[1] - lw * 2), (p[0], p[1] + lw * 2)], fill=lip + (255,), width=max(1, lw // 2))
+    elif mstate == "open" and mouths and rng.random() < .6:
+        mc = _open_mouth_shape(rng, d, ml, mr, mouth_y, mw, R, skin, out_col, lw)
     elif mstate == "open":
         h = R * rng.uniform(.06, .35)
         shape = rng.integers(0, 3)
@@ -511,6 +518,87 @@ def draw_scene(rng, negative=None, figure=False, extras=False):
     return _augment(rng, img), pts
 
 
+def _lip_colour(rng, skin):
+    """A lip colour: red, orange, pink, brown, a darker shade of the skin, or black."""
+    k = rng.choice(["red", "orange", "pink", "brown", "shade", "dark"])
+    return {"red": lambda: (int(rng.integers(170, 240)), int(rng.integers(20, 70)), int(rng.integers(20, 70))),
+            "orange": lambda: (int(rng.integers(220, 256)), int(rng.integers(90, 150)), int(rng.integers(20, 70))),
+            "pink": lambda: (int(rng.integers(200, 250)), int(rng.integers(110, 160)), int(rng.integers(130, 180))),
+            "brown": lambda: (int(rng.integers(110, 170)), int(rng.integers(50, 90)), int(rng.integers(30, 60))),
+            "shade": lambda: _shade(skin, float(rng.uniform(.55, .8))),
+            "dark": lambda: _col(rng, True)}[str(k)]()
+
+
+def _closed_mouth_shape(rng, d, ml, mr, y, mw, skin, out_col, lw):
+    """A closed mouth as users' pictures draw one (not a bare line): filled lips, the upper and lower one, with
+    the line where they meet; a filled bar; or two bars, the upper thicker, the face's colour between. Returns the
+    mouth's centre (the middle of the line where the lips meet)."""
+    kind = rng.choice(["lips", "bar", "bars"], p=[.55, .25, .2])
+    lip = _lip_colour(rng, skin)
+    bend = mw * rng.uniform(-.1, .3)  # a smile (positive: the middle lower)
+    line = _arc_points(ml[0], mr[0], y, bend, 16)
+    if kind == "lips":
+        up, down = mw * rng.uniform(.08, .25), mw * rng.uniform(.1, .3)
+        n = len(line)
+        upper = [(x, yy - up * math.sin(math.pi * i / (n - 1)) ** .7) for i, (x, yy) in enumerate(line)]
+        lower = [(x, yy + down * math.sin(math.pi * i / (n - 1)) ** .8) for i, (x, yy) in enumerate(line)]
+        d.polygon(upper + lower[::-1], fill=lip + (255,),
+                  outline=(out_col + (255,)) if rng.random() < .6 else None)
+        d.line(line, fill=(_shade(lip, .45) if rng.random() < .6 else out_col) + (255,), width=max(1, lw), joint="curve")
+    elif kind == "bar":
+        h = mw * rng.uniform(.06, .2)
+        col = _col(rng, True) if rng.random() < .6 else lip
+        top = [(x, yy - h / 2) for x, yy in line]
+        bot = [(x, yy + h / 2) for x, yy in line]
+        d.polygon(top + bot[::-1], fill=col + (255,))
+    else:
+        h1, h2, gap = mw * rng.uniform(.08, .18), mw * rng.uniform(.04, .1), mw * rng.uniform(.05, .18)
+        col = _col(rng, True)
+        top = [(x, yy - gap / 2 - h1) for x, yy in line]
+        mid1 = [(x, yy - gap / 2) for x, yy in line]
+        k = max(2, len(line) // 5)
+        short = line[k:-k]
+        mid2 = [(x, yy + gap / 2) for x, yy in short]
+        bot = [(x, yy + gap / 2 + h2) for x, yy in short]
+        d.polygon(top + mid1[::-1], fill=col + (255,))
+        d.polygon(mid2 + bot[::-1], fill=col + (255,))
+    return line[len(line) // 2]
+
+
+def _open_mouth_shape(rng, d, ml, mr, y, mw, R, skin, out_col, lw):
+    """An open mouth as users' pictures draw one besides a dark filled shape: an outline (thick, dark) around the
+    face's colour or white, sometimes a tongue at the bottom; or a light interior (white teeth filling the top,
+    a pink or purple tongue) inside lips. Returns the opening's centre."""
+    cx = (ml[0] + mr[0]) / 2
+    h = mw * rng.uniform(.35, 1.0)
+    shape = rng.choice(["D", "smile", "O"])
+    if shape == "D":
+        pts = [ml, mr] + [(cx + (mr[0] - ml[0]) / 2 * math.cos(a), y + h * math.sin(a)) for a in np.linspace(0, math.pi, 16)]
+        centre = (cx, y + h * .45)
+    elif shape == "smile":
+        pts = _arc_points(ml[0], mr[0], y, h * .25) + _arc_points(mr[0], ml[0], y, h)
+        centre = (cx, y + h * .6)
+    else:
+        pts = [(cx + (mr[0] - ml[0]) / 2 * math.cos(a), y + h * .5 * math.sin(a)) for a in np.linspace(0, 2 * math.pi, 24)]
+        centre = (cx, y)
+    kind = rng.choice(["outline", "light"], p=[.5, .5])
+    if kind == "outline":
+        inner = skin if rng.random() < .5 else (255, 255, 255)
+        d.polygon(pts, fill=inner + (255,))
+        d.line(pts + [pts[0]], fill=out_col + (255,), width=max(2, int(lw * rng.uniform(1.5, 3))), joint="curve")
+        if rng.random() < .4:
+            d.ellipse([cx - mw * .25, centre[1] + h * .05, cx + mw * .25, centre[1] + h * .45],
+                      fill=(int(rng.integers(200, 250)), int(rng.integers(80, 130)), int(rng.integers(100, 150)), 255))
+    else:
+        tongue = (int(rng.integers(150, 240)), int(rng.integers(60, 130)), int(rng.integers(100, 200)))
+        d.polygon(pts, fill=tongue + (255,))
+        top = min(p[1] for p in pts)
+        d.rectangle([cx - mw * .35, top, cx + mw * .35, top + h * rng.uniform(.15, .35)], fill=(250, 250, 245, 255))
+        d.line(pts + [pts[0]], fill=_lip_colour(rng, skin) + (255,), width=max(2, int(mw * rng.uniform(.05, .15))),
+               joint="curve")
+    return centre
+
+
 def _fill_shape_img(img, mask_img, colour, rng, texture):
     """_fill_shape onto a Pillow RGBA image in place (flat shading, the given texture)."""
     canvas = np.asarray(img, np.float32).copy()
@@ -643,7 +731,7 @@ def contact_sheet(path, scenes, n=24):
 
 if __name__ == "__main__":  # a contact sheet with the points drawn: python draw.py out.png [seed] [--extras]
     import sys
-    extras = "--extras" in sys.argv
-    argv = [a for a in sys.argv if a != "--extras"]
+    extras, mouths = "--extras" in sys.argv, "--mouths" in sys.argv
+    argv = [a for a in sys.argv if a not in ("--extras", "--mouths")]
     rng = np.random.default_rng(int(argv[2]) if len(argv) > 2 else 0)
-    contact_sheet(argv[1], (draw_scene(rng, extras=extras) for _ in iter(int, 1)))
+    contact_sheet(argv[1], (draw_scene(rng, extras=extras, mouths=mouths) for _ in iter(int, 1)))

@@ -374,8 +374,138 @@ def draw_styled(rng):
     return _augment(rng, img), pts
 
 
+def _outline_of(poly, cx, cy, n=16):
+    """n points of a closed polygon around (cx, cy), at the angles draw.Head.outline16 uses (0 = up, clockwise):
+    each the farthest crossing of the ray from the centre with the polygon's edges."""
+    out = []
+    for i in range(n):
+        t = 2 * math.pi * i / n
+        dx, dy = math.sin(t), -math.cos(t)
+        best = 0.0
+        for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+            ex, ey = x1 - x0, y1 - y0
+            den = dx * ey - dy * ex
+            if abs(den) < 1e-9:
+                continue
+            u = ((x0 - cx) * ey - (y0 - cy) * ex) / den  # along the ray
+            v = ((x0 - cx) * dy - (y0 - cy) * dx) / den  # along the edge
+            if u > best and 0 <= v <= 1:
+                best = u
+        out.append((cx + dx * best, cy + dy * best))
+    return out
+
+
+def _face_profile(rng):
+    """A person's head from the side, drawn as cartoonists draw one: a face line down the front (forehead, brow,
+    a nose that sticks out, lips, chin), the skull's curve behind, an ear in the middle, hair over the top and back,
+    a side-view eye near the front; the mouth a short line back from the lips, well below the eye."""
+    S = SCENE
+    canvas = _background(rng)
+    f = int(rng.choice([-1, 1]))  # the side the face points to
+    R = float(rng.uniform(25, 80))  # half the head's height
+    j = rng.uniform
+    cx = float(j(R * .9, S - R * .9))
+    cy = float(j(R * 1.0, S - R * .85))
+    P = lambda X, Y: (cx + f * R * X, cy + R * Y)
+    eye_y = j(-.25, -.02)
+    nose_y = eye_y + j(.25, .4)
+    mouth_y = nose_y + j(.15, .28)
+    chin_y = min(.98, mouth_y + j(.22, .35))
+    fr = j(.62, .8)  # the face line's distance in front of the centre
+    nose = j(.1, .35)
+    front = [P(fr - .2, -.9), P(fr - .05, -.6), P(fr + j(0, .06), eye_y - .12), P(fr - j(.02, .07), eye_y + .05),
+             P(fr + nose, nose_y - j(0, .05)), P(fr + nose * j(.2, .6), nose_y + .08), P(fr - .01, nose_y + .1),
+             P(fr + j(0, .05), mouth_y - .06), P(fr - .03, mouth_y), P(fr + j(-.02, .04), mouth_y + .06),
+             P(fr - j(.05, .1), mouth_y + .14), P(fr + j(-.06, .04), chin_y - .06), P(fr - .1, chin_y),
+             P(fr * .4, chin_y + .02)]
+    back_w = j(.85, 1.05)
+    back = [P(-back_w * math.sin(t), -.95 * math.cos(t) + .05) for t in np.linspace(0.15, 2.4, 14)]
+    nape = P(-j(.3, .5), chin_y - .05)
+    poly = front + [P(0, chin_y - .05), nape] + back[::-1]
+    out_col = _col(rng, True)
+    outline_w = int(rng.choice([0, 1, 2, 3, 4]) * max(.6, R / 60))
+    skin = _skin(rng)
+    img = _to_img(canvas)
+    d = ImageDraw.Draw(img)
+    if rng.random() < .6:  # a neck and shoulders
+        d.polygon([P(-.35, chin_y - .2), P(fr * .5, chin_y - .05), P(fr * .45, 1.3), P(-.4, 1.3)],
+                  fill=skin + (255,), outline=out_col + (255,))
+        if rng.random() < .7:
+            d.polygon([P(-1.3, 1.25), P(-.5, 1.05), P(fr * .6, 1.1), P(1.4, 1.35), P(1.6, 3), P(-1.6, 3)],
+                      fill=_col(rng) + (255,), outline=out_col + (255,))
+    canvas = np.asarray(img, np.float32).copy()
+    _fill_shape(canvas, _mask(poly), skin, rng, rng.choice(["flat", "flat", "gradient"]), float(rng.choice([0, 0, 8])))
+    img = _to_img(canvas)
+    d = ImageDraw.Draw(img)
+    if outline_w:
+        d.line(poly + [poly[0]], fill=out_col + (255,), width=outline_w, joint="curve")
+    lw = max(1, int(R * j(.015, .035)))
+    # the ear, then the hair over the top and back of the skull
+    ear = P(-j(.05, .25), eye_y + j(.1, .25))
+    er_ = R * j(.1, .16)
+    _ellipse(d, ear, er_ * .75, er_ * 1.25, fill=_shade(skin, .9) + (255,), outline=out_col + (255,), width=lw)
+    if rng.random() < .85:
+        hcol = _col(rng)
+        hl = j(.3, 1.0)  # how far down the back the hair reaches
+        hair = [P(fr - .15, -.95 + j(0, .2)), P(fr - .05, -.75 + j(0, .3))]  # the fringe
+        hair += [P(fr * j(.1, .5), -.55), P(.0, -.4 + j(0, .2)), P(-.3, eye_y + .05), P(-.45, -.1 + hl * .6)]
+        hair += [P(-back_w * 1.05 * math.sin(t), -1.0 * math.cos(t) + .05) for t in np.linspace(0.6 + hl * 1.4, 0.0, 10)]
+        hair += [P(fr * .6, -1.05)]
+        d.polygon(hair, fill=hcol + (255,), outline=out_col + (255,))
+    # the eye, from the side: an almond open towards the front, the iris at the front; or a dot, or closed
+    near = P(fr - j(.17, .32), eye_y)
+    er = R * j(.06, .13)
+    kind = str(rng.choice(["side", "dot", "closed"], p=[.6, .25, .15]))
+    if kind == "side":
+        d.polygon([(near[0] - f * er, near[1]), (near[0] + f * er * .2, near[1] - er * .7),
+                   (near[0] + f * er * .6, near[1] - er * .2), (near[0] + f * er * .2, near[1] + er * .45)],
+                  fill=(255, 255, 255, 255), outline=out_col + (255,))
+        _ellipse(d, (near[0] + f * er * .3, near[1] - er * .05), er * .3, er * .45, fill=_col(rng, True) + (255,))
+    else:
+        _eye(d, rng, near, er * .8, "dot" if kind == "dot" else "closed", out_col, f)
+    ed = R * j(.06, .2)
+    far = (near[0] + f * ed, near[1] - R * j(0, .03))
+    brows = kind != "closed" and rng.random() < .6
+    lb = rb = None
+    if brows:
+        by = near[1] - er * 1.5
+        d.line([(near[0] - f * er * 1.2, by + er * .2), (near[0] + f * er * .7, by - er * .1)], fill=_col(rng, True) + (255,),
+               width=max(2, int(R * .03)))
+        lb, rb = sorted([(near[0], by), (far[0], by - R * .01)], key=lambda p: p[0])
+    # the mouth: from the lips' notch a short line back (open: a dark wedge)
+    m_front = P(fr - .04, mouth_y)
+    m_back = P(fr - j(.14, .26), mouth_y + j(-.01, .04))
+    mstate = str(rng.choice(["closed", "open"], p=[.75, .25]))
+    mc = ((m_front[0] + m_back[0]) / 2, (m_front[1] + m_back[1]) / 2)
+    if mstate == "open":
+        gap = R * j(.04, .1)
+        d.polygon([m_back, (m_front[0], m_front[1] - gap * .4), (m_front[0], m_front[1] + gap)], fill=(90, 20, 30, 255))
+        mc = (mc[0], mc[1] + gap * .25)
+    else:
+        d.line([m_front, m_back], fill=(out_col if rng.random() < .7 else (170, 60, 60)) + (255,), width=lw)
+    left, right = sorted([near, far], key=lambda p: p[0])
+    ml, mr = sorted([m_front, m_back], key=lambda p: p[0])
+    pts = dict(left_eye=left, right_eye=right, left_eye_radius=float(er), right_eye_radius=float(er * .5),
+               mouth_left=ml, mouth_right=mr, mouth_center=mc, left_brow=lb, right_brow=rb, mouth=mstate,
+               outline=_outline_of(poly, *P(0, 0)))
+    return img, pts, (cx, cy)
+
+
+def draw_face_profile(rng):
+    """One person's head from the side (_face_profile), rotated up to 12 degrees sometimes and augmented as
+    draw_styled's scenes are. Not one of draw_styled's choices, so its scenes are as they were."""
+    img, pts, (cx, cy) = _face_profile(rng)
+    if rng.random() < .5:
+        ang = float(rng.uniform(-12, 12))
+        img = img.rotate(ang, resample=Image.BICUBIC, center=(cx, cy), fillcolor=None)
+        pts = rotate_points(pts, ang, cx, cy)
+    return _augment(rng, img), pts
+
+
 if __name__ == "__main__":  # a contact sheet with the points drawn: python draw_styles.py out.png [seed]
     import sys
     from draw import contact_sheet
-    rng = np.random.default_rng(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
-    contact_sheet(sys.argv[1], (draw_styled(rng) for _ in iter(int, 1)))
+    faces = "--faces" in sys.argv
+    argv = [a for a in sys.argv if a != "--faces"]
+    rng = np.random.default_rng(int(argv[2]) if len(argv) > 2 else 0)
+    contact_sheet(argv[1], ((draw_face_profile if faces else draw_styled)(rng) for _ in iter(int, 1)))

@@ -36,12 +36,12 @@ class Finder:
     def __init__(self, model):
         import torch
         self.torch = torch
-        self.net = load_net(model)
+        self.nets = [load_net(m) for m in model.split(",")]  # several: an ensemble, their outputs averaged
 
     def run(self, crop):
         x = self.torch.from_numpy(np.ascontiguousarray((crop - 0.5).transpose(2, 0, 1)[None]).astype(np.float32))
         with self.torch.no_grad():
-            return self.net(x)[0].numpy().astype(np.float64)
+            return np.mean([net(x)[0].numpy().astype(np.float64) for net in self.nets], 0)
 
     @staticmethod
     def decode(v, x0, y0, side):
@@ -112,7 +112,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pictures", default="/work/shared/characters")
     ap.add_argument("--labels", default="avatars/characters/labels.json")
-    ap.add_argument("--model", default="build/character/model.pt")
+    ap.add_argument("--model", default="build/character/model.pt",
+                    help="the weights (.pt or .e2cp); several, comma-separated: an ensemble (outputs averaged)")
     ap.add_argument("--dump")
     ap.add_argument("--swift")
     ap.add_argument("--drawn", type=int, default=0, help="also measure on this many drawn scenes (seed 999)")
@@ -120,6 +121,11 @@ def main():
                     help="the drawn scenes with draw.py's later additions (plush faces and bodies, bow ties, collars)")
     ap.add_argument("--styles", action="store_true",
                     help="the drawn scenes of draw_styles.py (side views, snowmen, line-art animals) instead")
+    ap.add_argument("--mouths", action="store_true",
+                    help="the drawn scenes with draw.py's mouth styles (filled lips, bars, outlined open mouths) and "
+                         "extras")
+    ap.add_argument("--faces", action="store_true",
+                    help="the drawn scenes of draw_styles.draw_face_profile (people's heads from the side) instead")
     args = ap.parse_args()
     labels = json.load(open(args.labels))["pictures"]
     if args.dump:
@@ -140,19 +146,24 @@ def main():
     finder = Finder(args.model)
     if args.drawn:
         import draw
-        errs = []
+        errs, mouths_right = [], []
         for i in range(args.drawn):
             rng = np.random.default_rng([999, 1000 + i])
-            if args.styles:
+            if args.styles or args.faces:
                 import draw_styles
-                img, p = draw_styles.draw_styled(rng)
+                img, p = (draw_styles.draw_face_profile if args.faces else draw_styles.draw_styled)(rng)
             else:
-                img, p = draw.draw_scene(rng, negative=False, extras=args.extras)
-            errs.append(score(finder.find(np.asarray(img)), p)[0])
+                img, p = draw.draw_scene(rng, negative=False, extras=args.extras or args.mouths, mouths=args.mouths)
+            found = finder.find(np.asarray(img))
+            errs.append(score(found, p)[0])
+            mouths_right.append(found["mouth"] == p["mouth"])
         errs = np.array(errs)
-        what = "drawn scenes of draw_styles" if args.styles else "drawn scenes with extras" if args.extras else "drawn scenes"
+        what = ("drawn side views of faces" if args.faces else "drawn scenes with mouth styles" if args.mouths
+                else "drawn scenes of draw_styles" if args.styles else "drawn scenes with extras" if args.extras
+                else "drawn scenes")
         print(f"{args.drawn} {what} (seed 999, never trained on): median {np.median(errs):.3f} eye distances, "
-              f"{(errs <= .15).mean() * 100:.0f} % within 0.15, {(errs <= .25).mean() * 100:.0f} % within 0.25")
+              f"{(errs <= .15).mean() * 100:.0f} % within 0.15, {(errs <= .25).mean() * 100:.0f} % within 0.25; "
+              f"mouth state right {np.mean(mouths_right) * 100:.0f} %")
     results = {name: finder.find(load_rgba(os.path.join(args.pictures, name))) for name in labels}
     os.makedirs("build/character", exist_ok=True)
     json.dump(results, open("build/character/python-results.json", "w"), indent=1)

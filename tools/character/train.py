@@ -21,8 +21,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import draw  # noqa: E402
 import draw_styles  # noqa: E402
-from common import (HEAD_CROP, N_OUT, SIZE, build_net, calibrate_norms, labels_to_vector,  # noqa: E402
-                    load_net, mirror_vector, sample_crop)
+from common import (HEAD_CROP, build_net, calibrate_norms, labels_to_vector, load_net,  # noqa: E402
+                    mirror_vector, sample_crop)
 
 
 def head_box(p):
@@ -34,12 +34,16 @@ def head_box(p):
 def make_samples(args):
     """Scenes [start, start+count) of the seed: uint8 crops (N x SIZE x SIZE x 4) and their labels."""
     seed, start, count, scenes = args
-    three_crops = scenes in ("figure", "styles")
+    three_crops = scenes in ("figure", "styles", "faces")
     xs, vs, ms, bs, objs = [], [], [], [], []
     for i in range(start, start + count):
         rng = np.random.default_rng([seed, i])
         if scenes == "styles":
             img, p = draw_styles.draw_styled(rng)
+        elif scenes == "faces":
+            img, p = draw_styles.draw_face_profile(rng)
+        elif scenes == "mouths":
+            img, p = draw.draw_scene(rng, extras=True, mouths=True)
         elif scenes == "figure":
             img, p = draw.draw_scene(rng, negative=False, figure=True)
         else:
@@ -76,7 +80,10 @@ def dataset(seed, scenes, cache, kind="plain", procs=2):
     """The crops of scenes [0, scenes) of the seed, drawn in chunks of 250 scenes cached in `cache`. kind: "plain"
     (draw.draw_scene as the first stages drew it), "figure" (a body below the head, draw_scene(figure=True)),
     "extras" (draw_scene(extras=True): plush faces and bodies, bow ties and collars as well) or "styles"
-    (draw_styles.draw_styled: side views, snowmen, line-art animals; three crops a scene as "figure")."""
+    (draw_styles.draw_styled: side views, snowmen, line-art animals; three crops a scene as "figure") or "faces"
+    (draw_styles.draw_face_profile: people's heads from the side; three crops a scene) or "mouths"
+    (draw_scene(extras=True, mouths=True): closed mouths drawn as filled lips or bars, open ones as outlines or
+    light interiors, as well)."""
     os.makedirs(cache, exist_ok=True)
     chunk = 250
     jobs = [(seed, s, min(chunk, scenes - s), kind) for s in range(0, scenes, chunk)]
@@ -163,20 +170,24 @@ def main():
     ap.add_argument("--styles-scenes", type=int, default=0,
                     help="stage 3: this many extra scenes of draw_styles.py (side views, snowmen, line-art animals; "
                          "seed + 3), 3 crops each: whole, head, and a head box too large")
+    ap.add_argument("--faces-scenes", type=int, default=0,
+                    help="this many extra scenes of draw_styles.draw_face_profile (people's heads from the side; "
+                         "seed + 4), 3 crops each")
     ap.add_argument("--stage3-epochs", type=int, default=0,
                     help="stage 3: epochs of --stage3-steps steps at a constant learning rate 3e-4")
     ap.add_argument("--stage3-steps", type=int, default=250)
     ap.add_argument("--arch", choices=["heatmap", "dense"], default="heatmap",
                     help="the network (common.build_net): the heatmap one (committed), or the earlier dense one")
+    ap.add_argument("--channels", type=int, default=0,
+                    help="the heatmap network's width at 12 x 12 (default common.HEATMAP_CHANNELS, the committed 48)")
     args = ap.parse_args()
 
     import torch
-    import torch.nn.functional as F
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     x, v, m, b, o = dataset(args.seed, args.scenes, args.cache, procs=args.threads)
     extra = ((args.figure_scenes, args.seed + 1, "figure"), (args.extras_scenes, args.seed + 2, "extras"),
-             (args.styles_scenes, args.seed + 3, "styles"))
+             (args.styles_scenes, args.seed + 3, "styles"), (args.faces_scenes, args.seed + 4, "faces"))
     for count, seed, kind in extra:
         if count:
             f = dataset(seed, count, args.cache, kind=kind, procs=args.threads)
@@ -186,7 +197,7 @@ def main():
     print(f"{n} crops, {int(o.sum())} with a character", flush=True)
     data = (x, v, vm, m, b, o)
 
-    net = build_net(args.arch)
+    net = build_net(args.arch, args.channels or None)
     if args.init and args.init.endswith(".e2cp"):
         net = load_net(args.init)
         calibrate_norms(net, x[np.random.default_rng(args.seed + 400).permutation(n)[:1024]])
