@@ -21,12 +21,12 @@ LINKLIB  := -L$(LIBDIR) -lessence2 -Wl,-rpath,$(abspath $(LIBDIR))
 # headers of libcurl (the metering client's types are checked against them) and SDL2 (live_player); ffmpeg
 # encodes the command's video; the tests: Xvfb and ImageMagick (the player's screenshot), espeak-ng (speech),
 # python3-venv (the Python package's and tools' environments), chromium and chromium-driver (the web page),
-# git (integration/swiftpm, make test-fresh), and the GStreamer element's headers, tools and plugins (mp4mux:
-# good, x264enc: ugly, avenc_aac: libav).
+# curl (the rig editor's server checks, integration/rig), git (integration/swiftpm, make test-fresh), and the
+# GStreamer element's headers, tools and plugins (mp4mux: good, x264enc: ugly, avenc_aac: libav).
 GST_PKGS := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base \
             gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
 DEB_PKGS := libsndfile1-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg libsdl2-dev \
-            xvfb imagemagick espeak-ng libcurl4-openssl-dev python3-venv chromium chromium-driver git \
+            xvfb imagemagick espeak-ng libcurl4-openssl-dev curl python3-venv chromium chromium-driver git \
             ca-certificates $(GST_PKGS)
 EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
