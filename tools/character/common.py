@@ -176,22 +176,14 @@ def net_from_e2cp(data):
     assert data[:4] == b"E2CP", "not an E2CP file"
     _, size, outputs, count = struct.unpack_from("<IIII", data, 4)
     assert size == SIZE and outputs == N_OUT, "another network's file"
-    # the width: the third layer's output channels (each layer header is 20 bytes, then its weights and bias)
-    off, widths = 20, []
-    for _ in range(3):
-        kind, a, b, c, relu = struct.unpack_from("<IIIII", data, off)
-        widths.append(b)
-        off += 20 + 4 * (b * a * 9 + b)
-    net = build_net("heatmap", widths[2])
+    layers = e2cp_layers(data)
+    net = build_net("heatmap", layers[2][2])  # the width: the third layer's output channels
     convs = [m for m in net if isinstance(m, nn.Conv2d)]
     norms = [m for m in net if isinstance(m, nn.BatchNorm2d)]
-    off, k = 20, 0
+    k = 0
     with torch.no_grad():
-        for _ in range(count):
-            kind, a, b, c, relu = struct.unpack_from("<IIIII", data, off)
-            off += 20
+        for kind, a, b, c, relu, off in layers:
             if kind == 4:
-                off += 4 * b
                 continue
             conv = convs[k]
             assert kind in (1, 3) and (conv.in_channels, conv.out_channels) == (a, b), "layer shapes differ"
@@ -207,9 +199,24 @@ def net_from_e2cp(data):
                 bn.weight.fill_(1)
                 bn.bias.zero_()
             k += 1
-    assert off == len(data) and k == len(convs), "layer count differs"
+    assert k == len(convs), "layer count differs"
     net.eval()
     return net
+
+
+def e2cp_layers(data):
+    """The layers of an E2CP file (export.py's format): (kind, a, b, c, relu, offset of the layer's payload) each:
+    a convolution's weights then bias, a dense layer's, or the heads' order. Checks that they fill the file."""
+    import struct
+    _, _, _, count = struct.unpack_from("<IIII", data, 4)
+    off, layers = 20, []
+    for _ in range(count):
+        kind, a, b, c, relu = struct.unpack_from("<IIIII", data, off)
+        off += 20
+        layers.append((kind, a, b, c, relu, off))
+        off += 4 * (b if kind == 4 else b * a * (9 if kind in (1, 3) else 1) + b)
+    assert off == len(data), "the layers do not fill the file"
+    return layers
 
 
 def calibrate_norms(net, crops):

@@ -19,13 +19,12 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse
-import struct
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import MOUTHS, load_net  # noqa: E402
+from common import MOUTHS, e2cp_layers, load_net  # noqa: E402
 from export import write  # noqa: E402
 from train import dataset  # noqa: E402
 
@@ -50,17 +49,8 @@ def shifted_means(backbone, x, batch=256):
 
 def last_conv_offset(data):
     """Byte offset of the last convolution's weights in an E2CP file, and its (in, out) channels."""
-    _, _, _, count = struct.unpack_from("<IIII", data, 4)
-    off, found = 20, None
-    for _ in range(count):
-        kind, a, b, c, relu = struct.unpack_from("<IIIII", data, off)
-        off += 20
-        if kind == 4:
-            off += 4 * b
-            continue
-        found = (off, a, b)
-        off += 4 * (b * a * 9 + b)
-    return found
+    kind, a, b, c, relu, off = [layer for layer in e2cp_layers(data) if layer[0] in (1, 3)][-1]
+    return off, a, b
 
 
 def main():
