@@ -26,10 +26,10 @@ extension CharacterAvatarBuilder {
                                        bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) -> CharacterRig.MouthStyle {
         guard points.mouth == .open, points.mouthOpening == nil else { return points.mouth }
         let fallback: CharacterRig.MouthStyle = runnerUp == .open ? .closed : runnerUp
-        guard MouthColumn(points: points, bgr: bgr, alpha: alpha, width: width, height: height) != nil else {
-            return fallback
-        }
+        let mouthWidth = points.mouthRight.x - points.mouthLeft.x
+        guard mouthWidth.isFinite, mouthWidth >= 2 else { return fallback }
+        // Points or a picture it cannot measure give (0, 0): no opening.
         let span = measuredOpeningSpan(points: points, bgr: bgr, alpha: alpha, width: width, height: height)
-        return span.up + span.down >= confirmingOpening * (points.mouthRight.x - points.mouthLeft.x) ? .open : fallback
+        return span.up + span.down >= confirmingOpening * mouthWidth ? .open : fallback
     }
 }

@@ -1,16 +1,16 @@
 /// The picture down the column through a found mouth's centre, and the face's colour around the mouth: what
-/// `CharacterAvatarBuilder` measures a drawn mouth with (`measuredOpeningSpan`, `framedOpening`). Transparent
+/// `CharacterAvatarBuilder` measures a drawn mouth with (`measuredOpeningSpan`). Transparent
 /// pixels are read over white.
 struct MouthColumn {
     private let bgr: [UInt8]
     private let alpha: [UInt8]?
     private let width: Int, height: Int
     /// The centre, in whole source pixels.
-    let cx: Int, cy: Int
+    private let cx: Int, cy: Int
     /// How far from the centre a walk goes: 0.8 mouth widths.
     let limit: Int
     /// The face's colour: of three samples (above the mouth, beside each corner), the one nearest the other two.
-    let face: SIMD3<Float>
+    private let face: SIMD3<Float>
 
     /// Nil when the points make no mouth (a width under 2 pixels, a point not finite or far outside the picture)
     /// or the buffers are smaller than `width` x `height`.
@@ -34,11 +34,8 @@ struct MouthColumn {
         }!
     }
 
-    /// The colour at (x, y), clamped into the picture.
-    func colour(_ x: Int, _ y: Int) -> SIMD3<Float> { Self.colour(bgr, alpha, width, height, x, y) }
-
     /// The column's colour `depth` pixels above (sign -1) or below (sign 1) the centre.
-    func colour(depth: Int, _ sign: Int) -> SIMD3<Float> { colour(cx, cy + sign * depth) }
+    func colour(depth: Int, _ sign: Int) -> SIMD3<Float> { Self.colour(bgr, alpha, width, height, cx, cy + sign * depth) }
 
     /// Whether the column `depth` pixels above (sign -1) or below (1) the centre has the face's colour.
     func likeFace(_ depth: Int, _ sign: Int) -> Bool { Self.distance(colour(depth: depth, sign), face) <= 45 }

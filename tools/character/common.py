@@ -174,7 +174,7 @@ def net_from_e2cp(data):
     import torch
     import torch.nn as nn
     assert data[:4] == b"E2CP", "not an E2CP file"
-    _, size, outputs, count = struct.unpack_from("<IIII", data, 4)
+    _, size, outputs, _ = struct.unpack_from("<IIII", data, 4)
     assert size == SIZE and outputs == N_OUT, "another network's file"
     layers = e2cp_layers(data)
     net = build_net("heatmap", layers[2][2])  # the width: the third layer's output channels

@@ -383,7 +383,7 @@ def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
             for p in (ml, mr):
                 d.line([(p[0], p[1] - lw * 2), (p[0], p[1] + lw * 2)], fill=lip + (255,), width=max(1, lw // 2))
     elif mstate == "open" and mouths and rng.random() < .6:
-        mc = _open_mouth_shape(rng, d, ml, mr, mouth_y, mw, R, skin, out_col, lw)
+        mc = _open_mouth_shape(rng, d, ml, mr, mouth_y, mw, skin, out_col, lw)
     elif mstate == "open":
         h = R * rng.uniform(.06, .35)
         shape = rng.integers(0, 3)
@@ -565,7 +565,7 @@ def _closed_mouth_shape(rng, d, ml, mr, y, mw, skin, out_col, lw):
     return line[len(line) // 2]
 
 
-def _open_mouth_shape(rng, d, ml, mr, y, mw, R, skin, out_col, lw):
+def _open_mouth_shape(rng, d, ml, mr, y, mw, skin, out_col, lw):
     """An open mouth as users' pictures draw one besides a dark filled shape: an outline (thick, dark) around the
     face's colour or white, sometimes a tongue at the bottom; or a light interior (white teeth filling the top,
     a pink or purple tongue) inside lips. Returns the opening's centre."""
