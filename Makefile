@@ -459,8 +459,9 @@ lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
 	python3 tools/lipsync/export.py --model $(OUT)/lipsync-model/model.pt
 
 # The character point finder (tools/character/README.md): draws the training characters, trains the small heatmap
-# CNN (CPU, one thread, fixed seeds; ~13 min drawing and ~40 min training on a shared core) and writes
-# Sources/CCharacterWeights/character_weights.e2cp and the Swift test's fixtures.
+# CNN (CPU, one thread, fixed seeds; ~13 min drawing and ~40 min training on a shared core) and the refinement
+# pass's (tools/character/refine.py: ~3 min drawing and ~9 min training on two threads), and writes
+# Sources/CCharacterWeights/character_weights.e2cp, character_refine.e2cp and the Swift test's fixtures.
 CHARACTER_VENV := build/character-venv
 
 $(CHARACTER_VENV)/.ready: tools/character/requirements.txt
@@ -473,6 +474,9 @@ character-train: $(CHARACTER_VENV)/.ready
 	$(CHARACTER_VENV)/bin/python tools/character/train.py --threads 1 --cache build/character \
 		--out build/character/model.pt --epochs 16 --finetune-epochs 4
 	$(CHARACTER_VENV)/bin/python tools/character/export.py --model build/character/model.pt
+	$(CHARACTER_VENV)/bin/python tools/character/refine.py train --threads 2 --cache build/character \
+		--out build/character/refine.pt
+	$(CHARACTER_VENV)/bin/python tools/character/refine.py export --refine build/character/refine.pt
 	$(CHARACTER_VENV)/bin/python tools/character/make_fixtures.py
 	$(CHARACTER_VENV)/bin/python tools/character/evaluate.py --model build/character/model.pt --drawn 100
 

@@ -29,7 +29,7 @@ let package = Package(
     targets: [
         .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2ls"]),
         // The character point finder's weights (tools/character), embedded as bytes (C, #embed).
-        .target(name: "CCharacterWeights", exclude: ["character_weights.e2cp"]),
+        .target(name: "CCharacterWeights", exclude: ["character_weights.e2cp", "character_refine.e2cp"]),
         // The engine, the renderer, the audio core and the .imx reader: no network code (FrameGate is its door).
         .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights"]),
         // Sessions and metering, avatar downloads and credentials (docs/sessions.md), behind the runtime's

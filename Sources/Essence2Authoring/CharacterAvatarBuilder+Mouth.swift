@@ -3,7 +3,7 @@ import Essence2Runtime
 extension CharacterAvatarBuilder {
     /// The smallest measured opening (`measuredOpeningSpan`, above and below together), over the mouth's width,
     /// that bears out a found open mouth.
-    package static let confirmingOpening: Float = 0.2
+    package static let confirmingOpening: Float = 0.25
 
     /// A found mouth state checked against the picture.
     ///
@@ -13,8 +13,9 @@ extension CharacterAvatarBuilder {
     /// when the opening measured at the found centre is at least `confirmingOpening` of the mouth's width;
     /// otherwise the finder's runner-up is used (closed or absent; closed when the runner-up is open). A thin
     /// measured opening is also one the builder could shut only in part, so little is lost when an open mouth
-    /// found off its opening is built closed. Lips thicker than a fifth of the mouth's width, together, still
-    /// read as open. Other states, and an open mouth with a given opening height (the user's word,
+    /// found off its opening is built closed. Lips thicker than a quarter of the mouth's width, together, still
+    /// read as open (a quarter since the refined corners: the alien's bar, 0.21 of its refined width, was built
+    /// open with a fifth; tools/character/README.md). Other states, and an open mouth with a given opening height (the user's word,
     /// `mouthOpening`), are returned as they are; points that make no mouth give the runner-up.
     ///
     /// - Parameters:

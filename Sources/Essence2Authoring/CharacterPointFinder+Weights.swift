@@ -37,12 +37,15 @@ package struct CharacterNetwork: Sendable {
     static let magic: [UInt8] = Array("E2CP".utf8)
     /// Version 1 has convolutions and dense layers; version 2 adds dilated convolutions and heatmap heads.
     static let versions: ClosedRange<UInt32> = 1...2
-    /// The outputs this finder reads: 48 point values, 3 mouth logits, a brows logit, a character logit.
+    /// The outputs the finder reads: 48 point values, 3 mouth logits, a brows logit, a character logit.
     static let expectedOutputs = 53
+    /// The outputs the refinement pass reads: each of the five points' heatmap's (x, y).
+    static let refinerOutputs = 10
     static let expectedSize = 96
 
-    /// Reads and checks a weights file; any inconsistency throws `badWeights`, never traps.
-    package init(bytes: [UInt8]) throws {
+    /// Reads and checks a weights file whose network gives `outputs` values (the finder's 53 by default, the
+    /// refinement pass's 10); any inconsistency throws `badWeights`, never traps.
+    package init(bytes: [UInt8], outputs expectedOutputs: Int = CharacterNetwork.expectedOutputs) throws {
         var reader = Reader(bytes: bytes)
         guard try reader.take(4) == Self.magic else { throw CharacterPointFinderError.badWeights("not an E2CP file") }
         let version = try reader.u32()
@@ -51,8 +54,8 @@ package struct CharacterNetwork: Sendable {
         }
         let size = Int(try reader.u32()), outputs = Int(try reader.u32()), count = Int(try reader.u32())
         guard size == Self.expectedSize else { throw CharacterPointFinderError.badWeights("input size \(size), not 96") }
-        guard outputs == Self.expectedOutputs else {
-            throw CharacterPointFinderError.badWeights("\(outputs) outputs, not \(Self.expectedOutputs)")
+        guard outputs == expectedOutputs else {
+            throw CharacterPointFinderError.badWeights("\(outputs) outputs, not \(expectedOutputs)")
         }
         guard (1...64).contains(count) else { throw CharacterPointFinderError.badWeights("\(count) layers") }
         var layers: [Layer] = []
@@ -133,18 +136,31 @@ package struct CharacterNetwork: Sendable {
         self.layers = layers
     }
 
-    /// The embedded weights (Sources/CCharacterWeights), read once.
-    package static let embedded: Result<CharacterNetwork, CharacterPointFinderError> = {
-        let count = Int(e2_character_weights_size())
-        let bytes = [UInt8](UnsafeBufferPointer(start: e2_character_weights(), count: count))
+    /// The embedded weights file's bytes (Sources/CCharacterWeights).
+    static var embeddedBytes: [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: e2_character_weights(), count: Int(e2_character_weights_size())))
+    }
+
+    /// The embedded refinement pass's weights file's bytes (Sources/CCharacterWeights, tools/character/refine.py).
+    static var embeddedRefinerBytes: [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: e2_character_refine(), count: Int(e2_character_refine_size())))
+    }
+
+    /// The embedded weights, read once.
+    package static let embedded = read(embeddedBytes, outputs: expectedOutputs)
+
+    /// The embedded refinement pass's weights, read once.
+    package static let embeddedRefiner = read(embeddedRefinerBytes, outputs: refinerOutputs)
+
+    private static func read(_ bytes: [UInt8], outputs: Int) -> Result<CharacterNetwork, CharacterPointFinderError> {
         do {
-            return .success(try CharacterNetwork(bytes: bytes))
+            return .success(try CharacterNetwork(bytes: bytes, outputs: outputs))
         } catch let error as CharacterPointFinderError {
             return .failure(error)
         } catch {
             return .failure(.badWeights("\(error)"))
         }
-    }()
+    }
 
     private struct Reader {
         let bytes: [UInt8]

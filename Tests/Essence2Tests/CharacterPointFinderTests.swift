@@ -4,7 +4,7 @@ import Testing
 
 /// Characters drawn by tools/character/draw.py (seed 999, never trained on; tools/character/make_fixtures.py):
 /// 128 x 128 raw RGBA bytes and their true points.
-private enum CharacterFixture {
+enum CharacterFixture {
     static let directory: String = {
         let file = #filePath
         let cut = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."

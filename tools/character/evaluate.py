@@ -33,10 +33,16 @@ def load_rgba(path):
 
 
 class Finder:
-    def __init__(self, model):
+    def __init__(self, model, refine=None):
+        """refine: the refinement pass's weights (refine.py: .pt or .e2cp), run on the found points; None: none."""
         import torch
         self.torch = torch
         self.nets = [load_net(m) for m in model.split(",")]  # several: an ensemble, their outputs averaged
+        if refine:
+            from refine import Refiner
+            self.refiner = Refiner(refine)
+        else:
+            self.refiner = None
 
     def run(self, crop):
         x = self.torch.from_numpy(np.ascontiguousarray((crop - 0.5).transpose(2, 0, 1)[None]).astype(np.float32))
@@ -78,6 +84,10 @@ class Finder:
         character = 1 / (1 + np.exp(-lg[4]))
         conf = character * min(1, max(0, 1 - max(dis, spread) / AGREEMENT_SCALE))
         p = out["points"]
+        if self.refiner:
+            keys = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
+            refined, _ = self.refiner.refine(rgba, {k: p[i] for i, k in enumerate(keys)})
+            p = np.array([refined[k] for k in keys] + [p[5], p[6]])
         brows = lg[3] > 0
         return dict(left_eye=p[0].tolist(), right_eye=p[1].tolist(), mouth_left=p[2].tolist(),
                     mouth_right=p[3].tolist(), mouth_center=p[4].tolist(),
@@ -114,6 +124,8 @@ def main():
     ap.add_argument("--labels", default="avatars/characters/labels.json")
     ap.add_argument("--model", default="build/character/model.pt",
                     help="the weights (.pt or .e2cp); several, comma-separated: an ensemble (outputs averaged)")
+    ap.add_argument("--refine", default="Sources/CCharacterWeights/character_refine.e2cp",
+                    help="the refinement pass's weights (refine.py), or none")
     ap.add_argument("--dump")
     ap.add_argument("--swift")
     ap.add_argument("--drawn", type=int, default=0, help="also measure on this many drawn scenes (seed 999)")
@@ -143,7 +155,7 @@ def main():
                 results[name] = json.load(open(p))
         table(results, labels)
         return
-    finder = Finder(args.model)
+    finder = Finder(args.model, None if args.refine == "none" else args.refine)
     if args.drawn:
         import draw
         errs, mouths_right = [], []

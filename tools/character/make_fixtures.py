@@ -4,8 +4,8 @@ as raw RGBA bytes (name.rgba) and their true points (name.json) in Tests/Essence
   python make_fixtures.py [--model M] [indices...]
 
 With the model present (default build/character/model.pt; an exported .e2cp works too), each JSON also gets
-"reference": what evaluate.py's Python finder (the same steps as the Swift one) finds, which the Swift test matches
-to a hundredth of a pixel or so.
+"reference": what evaluate.py's Python finder (the same steps as the Swift one, the committed refinement pass
+REFINE included) finds, which the Swift test matches to a hundredth of a pixel or so.
 """
 import json
 import os
@@ -19,6 +19,7 @@ import draw  # noqa: E402
 
 OUT = "Tests/Essence2Tests/Fixtures/characters"
 SIDE = 128
+REFINE = "Sources/CCharacterWeights/character_refine.e2cp"
 
 
 def scene(i):
@@ -35,7 +36,7 @@ def main():
     finder = None
     if os.path.exists(model):
         from evaluate import Finder
-        finder = Finder(model)
+        finder = Finder(model, REFINE)
     os.makedirs(OUT, exist_ok=True)
     for i in indices:
         img, p = scene(i)
