@@ -85,9 +85,8 @@ class Finder:
         conf = character * min(1, max(0, 1 - max(dis, spread) / AGREEMENT_SCALE))
         p = out["points"]
         if self.refiner:
-            keys = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
-            refined, _ = self.refiner.refine(rgba, {k: p[i] for i, k in enumerate(keys)})
-            p = np.array([refined[k] for k in keys] + [p[5], p[6]])
+            refined, _ = self.refiner.refine(rgba, {k: p[i] for i, k in enumerate(KEYS)})
+            p = np.array([refined[k] for k in KEYS] + [p[5], p[6]])
         brows = lg[3] > 0
         return dict(left_eye=p[0].tolist(), right_eye=p[1].tolist(), mouth_left=p[2].tolist(),
                     mouth_right=p[3].tolist(), mouth_center=p[4].tolist(),

@@ -1,14 +1,16 @@
-"""An experiment: a zoomed refinement pass per point (the finder's points, each looked at again up close).
+"""The finder's refinement pass (CharacterPointFinder+Refinement.swift): its points, each looked at again up close.
 
   python refine.py train [--scenes 10000] [--epochs 8] [--out build/character/refine.pt]
-  python refine.py evaluate [--refine build/character/refine.pt] [--drawn 100]
+  python refine.py export [--refine build/character/refine.pt] [--dest Sources/CCharacterWeights]
+  python refine.py evaluate [--refine build/character/refine.pt] [--drawn 100] [--rounds 1]
 
 The finder reads a head crop of 96 pixels for 1.6 head sizes; a quarter eye distance is then 4-10 crop pixels
 on front faces, with heatmap cells of 8. This pass takes, around each found point (the eyes, the mouth's corners
 and centre), a square of ZOOM found eye distances, and a small network of its own (five heatmaps, one a kind of
 point) says where that point is in it. It is trained on the same drawings (draw.py, draw_styles.py), the
 crop's centre displaced from the true point as the finder's errors are, the eye distance it is scaled by
-misjudged as the finder's is.
+misjudged as the finder's is. Fixed seeds (default 11): the same command draws the same crops and, on the same
+machine, thread count and torch version, trains the same weights (the committed ones: two threads).
 """
 import os
 
@@ -35,6 +37,7 @@ SCALE = 0.18  # the eye distance's misjudgement: log-normal, this sigma
 
 def build_refiner(channels=32):
     import torch.nn as nn
+
     def block(cin, cout, stride, dilation=1):
         return [nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation), nn.BatchNorm2d(cout), nn.ReLU()]
     c = channels
