@@ -45,6 +45,24 @@ def _axis_matrix(origin, side, k, n):
     return m[:, 2:n + 2].astype(np.float32)
 
 
+def cached_chunks(jobs, path, worker, names, procs):
+    """The arrays `names` of each job (worker(job) returns them in that order), concatenated in job order; each
+    job's are cached in the .npz file path(job), and the missing ones are made in `procs` processes first (the
+    drawing scripts' data sets: train.py, refine.py). A job's third value is its scene count."""
+    import multiprocessing as mp
+    import os
+    import time
+    todo = [j for j in jobs if not os.path.exists(path(j))]
+    t = time.time()
+    if todo:
+        with mp.Pool(procs) as pool:
+            for j, part in zip(todo, pool.imap(worker, todo)):
+                np.savez(path(j), **dict(zip(names, part)))
+        print(f"drew {sum(j[2] for j in todo)} scenes in {time.time() - t:.0f} s", flush=True)
+    parts = [np.load(path(j)) for j in jobs]
+    return tuple(np.concatenate([p[k] for p in parts]) for k in names)
+
+
 def labels_to_vector(p, x0, y0, side):
     """Points dict (picture pixels) -> (48 floats in crop units, mouth class, brows 0/1)."""
     v = np.zeros(48, np.float32)

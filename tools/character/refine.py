@@ -17,7 +17,6 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse
 import json
-import multiprocessing as mp
 import sys
 import time
 
@@ -26,7 +25,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import draw  # noqa: E402
 import draw_styles  # noqa: E402
-from common import sample_crop  # noqa: E402
+from common import cached_chunks, sample_crop  # noqa: E402
 
 KEYS = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
 MIRROR = [1, 0, 3, 2, 4]  # a kind's index in the mirrored crop
@@ -113,15 +112,7 @@ def dataset(seed, scenes, cache, procs=2):
     chunk = 250
     jobs = [(seed, s, min(chunk, scenes - s)) for s in range(0, scenes, chunk)]
     path = lambda j: os.path.join(cache, f"refine-{j[0]}-{j[1]}-{j[2]}-z{ZOOM}.npz")
-    todo = [j for j in jobs if not os.path.exists(path(j))]
-    t = time.time()
-    if todo:
-        with mp.Pool(procs) as pool:
-            for j, part in zip(todo, pool.imap(make_samples, todo)):
-                np.savez(path(j), x=part[0], t=part[1], k=part[2])
-        print(f"drew {sum(j[2] for j in todo)} scenes in {time.time() - t:.0f} s", flush=True)
-    parts = [np.load(path(j)) for j in jobs]
-    return tuple(np.concatenate([p[k] for p in parts]) for k in ("x", "t", "k"))
+    return cached_chunks(jobs, path, make_samples, ("x", "t", "k"), procs)
 
 
 def train(args):

@@ -12,7 +12,6 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # numpy's small matrix products: threads only contend
 import argparse
-import multiprocessing as mp
 import sys
 import time
 
@@ -21,8 +20,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import draw  # noqa: E402
 import draw_styles  # noqa: E402
-from common import (HEAD_CROP, build_net, calibrate_norms, labels_to_vector, load_net,  # noqa: E402
-                    mirror_vector, sample_crop)
+from common import (HEAD_CROP, build_net, cached_chunks, calibrate_norms, labels_to_vector,  # noqa: E402
+                    load_net, mirror_vector, sample_crop)
 
 
 def head_box(p):
@@ -88,15 +87,7 @@ def dataset(seed, scenes, cache, kind="plain", procs=2):
     chunk = 250
     jobs = [(seed, s, min(chunk, scenes - s), kind) for s in range(0, scenes, chunk)]
     path = lambda j: os.path.join(cache, f"chunk-{'' if j[3] == 'plain' else j[3] + '-'}{j[0]}-{j[1]}-{j[2]}.npz")
-    todo = [j for j in jobs if not os.path.exists(path(j))]
-    t = time.time()
-    if todo:
-        with mp.Pool(procs) as pool:
-            for j, part in zip(todo, pool.imap(make_samples, todo)):
-                np.savez(path(j), x=part[0], v=part[1], m=part[2], b=part[3], o=part[4])
-        print(f"drew {sum(j[2] for j in todo)} scenes in {time.time() - t:.0f} s", flush=True)
-    parts = [np.load(path(j)) for j in jobs]
-    return tuple(np.concatenate([p[k] for p in parts]) for k in ("x", "v", "m", "b", "o"))
+    return cached_chunks(jobs, path, make_samples, ("x", "v", "m", "b", "o"), procs)
 
 
 def run_epochs(net, opt, sched, epochs, g, data, out_path, label, steps=None):
