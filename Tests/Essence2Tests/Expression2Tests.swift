@@ -224,6 +224,37 @@ import Essence2Kit
         #expect(pressed * 8 < open, "p, b, m shut it: \(pressed) cavity and tongue pixels, open \(open)")
     }
 
+    /// The engine draws each frame into recycled memory and redraws only what can differ from the frame that
+    /// memory held: whatever the head, lids, brows and mouth did before (a large nod, then none; a blink and a
+    /// raised brow, then neither), the bytes equal a frame drawn into fresh memory.
+    @Test func aCharacterFrameDrawnOverTheLastOneEqualsOneDrawnIntoFreshMemory() throws {
+        let squirrel = try AvatarFile.read(path: TestAvatar.repositoryRoot + "/avatars/squirrel.imx")
+        for avatar in [try Self.drawn.avatar(), squirrel] {
+            let renderer = CharacterRenderer(avatar: avatar)
+            let idle = IdleMotion(seed: 5)
+            for mode in DisplayMode.allCases {
+                let (w, h) = (renderer.view(mode).width, renderer.view(mode).height)
+                var reused = [UInt8](repeating: 0x5A, count: w * h * 3)
+                var drawn: DrawnArea?
+                for i in 0..<24 {
+                    var pose = idle.pose(at: i * 41)
+                    if i % 6 == 1 { pose.headShift = SIMD2(40, -30); pose.headPitch = 1; pose.headYaw = -1; pose.headRoll = 0.05 }
+                    if i % 6 == 2 { pose = FacePose(headRoll: 0, headShift: .zero, headYaw: 0, headPitch: 0, blink: 0, breath: 0) }
+                    if i % 4 == 3 { pose.blink = Float(i % 3 + 1) / 3; pose.browRaise = 1 }
+                    let articulation = Articulation(jawOpen: Float(i % 5) / 4, lipSpread: Float(i % 3) - 1,
+                                                    lipPress: i % 7 == 0 ? 1 : 0, tongueTip: Float(i % 2))
+                    let params = FrameParams(articulation: articulation, pose: pose)
+                    drawn = reused.withUnsafeMutableBytes { renderer.render(params, mode: mode, into: $0, over: drawn) }
+                    var fresh = [UInt8](repeating: 0, count: w * h * 3)
+                    _ = fresh.withUnsafeMutableBytes { renderer.render(params, mode: mode, into: $0, over: nil) }
+                    var differing = 0
+                    for k in 0..<fresh.count where reused[k] != fresh[k] { differing += 1 }
+                    #expect(differing == 0, "\(avatar.width)x\(avatar.height) \(mode) frame \(i): \(differing) bytes differ")
+                }
+            }
+        }
+    }
+
     /// Lids close over the eyes in the colour around them: at a full blink the eye's white is gone.
     @Test func aBlinkCoversTheEyes() throws {
         let avatar = try Self.drawn.avatar()

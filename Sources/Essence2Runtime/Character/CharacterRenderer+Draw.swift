@@ -2,9 +2,10 @@ extension CharacterRenderer {
     /// Draws `rows` x `columns` (image coordinates) of one frame into `o`, laid out as `view`.
     /// `active`: where this frame's features draw or move anything (drawn in full); `stale`: where the last frame
     /// in this buffer's did (every pixel there is drawn again); elsewhere a pixel moves with the head only, and one
-    /// that does not move (or moves within a flat fill) already holds the picture.
+    /// that does not move, or sits deeper than `kept` pixels inside a flat fill (this frame's and the buffer's
+    /// last frame's head reach), already holds the picture.
     func draw(_ f: CharacterFrame, rows: Range<Int>, columns: Range<Int>, view: PixelRect, active: PixelRect,
-              stale: PixelRect?, into o: UnsafeMutablePointer<UInt8>) {
+              stale: PixelRect?, kept: Int, into o: UnsafeMutablePointer<UInt8>) {
         let rig = self.rig
         let maxX = Float(width - 1) - 0.001, maxY = Float(height - 1) - 0.001
         // Where this frame's mouth moves anything: the lens's width (or, while the mouth spreads or rounds, the
@@ -21,9 +22,6 @@ extension CharacterRenderer {
                     (rig.rightEye, rig.rightEyeRadius * 1.12, palette.rightLid, eyeMasks[1])]
         let lineAlphaScale = rig.mouth == .absent ? smoothstep(0.5, 3, f.upper + f.lower) : 1
         let row = width * 3
-        // How far the head's motion moves any pixel this frame (plus the bilinear footprint): a pixel whose flat
-        // reach is larger samples its own colour.
-        let moved = f.headReach(self)
         for y in rows {
             let out = o + ((y - view.y) * view.width - view.x) * 3
             let weights = weight + y * width
@@ -36,29 +34,19 @@ extension CharacterRenderer {
                 let inFeatures = activeRow && x >= active.x && x < active.maxX
                 if !inFeatures {
                     // Only the head's motion here; where it does not move, or moves within a flat fill, the picture.
-                    if hb == 0 || Int(flats[x]) > moved {
+                    if hb == 0 || Int(flats[x]) > kept {
                         if staleRow, let stale, x >= stale.x, x < stale.maxX {
                             let src = base + (y * width + x) * 3, dst = out + x * 3
                             dst[0] = src[0]; dst[1] = src[1]; dst[2] = src[2]
                         }
                         continue
                     }
-                    let h = Float(hb) * (1 / 255)
-                    let dx = Float(x) - pivot.x - f.shift.x, dy = Float(y) - pivot.y - f.shift.y
-                    let pw = Float(parallaxWeights[x]) * (1 / 255)
-                    let qx = Float(x) + (pivot.x + f.cosRoll * dx + f.sinRoll * dy - Float(x)) * h - f.parallax.x * pw
-                    let qy = Float(y) + (pivot.y - f.sinRoll * dx + f.cosRoll * dy - Float(y)) * h - f.parallax.y * pw
-                    sample(qx, qy, maxX: maxX, maxY: maxY, row: row, into: out + x * 3)
+                    let q = headSource(f, x: x, y: y, weight: hb, parallaxWeight: parallaxWeights[x])
+                    sample(q.x, q.y, maxX: maxX, maxY: maxY, row: row, into: out + x * 3)
                     continue
                 }
-                let d = SIMD2(Float(x), Float(y))
-                let h = Float(hb) * (1 / 255)
-                var q = d
-                if h > 0 {
-                    let rel = d - pivot - f.shift
-                    let src = pivot + SIMD2(f.cosRoll * rel.x + f.sinRoll * rel.y, -f.sinRoll * rel.x + f.cosRoll * rel.y)
-                    q = d + (src - d) * h - f.parallax * (Float(parallaxWeights[x]) * (1 / 255))
-                }
+                var q = hb == 0 ? SIMD2(Float(x), Float(y))
+                    : headSource(f, x: x, y: y, weight: hb, parallaxWeight: parallaxWeights[x])
                 // Lids, in the head's own coordinates (before the brows and mouth move anything).
                 var overlay = SIMD3<Float>(0, 0, 0)
                 var overlayAlpha: Float = 0
@@ -157,6 +145,19 @@ extension CharacterRenderer {
                 dst[2] = UInt8(min(max(c.z + 0.5, 0), 255))
             }
         }
+    }
+
+    /// Where the head's motion (roll about the pivot, shift, and the features' parallax) takes the frame pixel
+    /// (`x`, `y`) from in the picture, for its head weight and parallax weight (0 ... 255): one formula for the
+    /// pixels the features move and those they do not.
+    @inline(__always)
+    func headSource(_ f: CharacterFrame, x: Int, y: Int, weight: UInt8, parallaxWeight: UInt8) -> SIMD2<Float> {
+        let h = Float(weight) * (1 / 255)
+        let dx = Float(x) - pivot.x - f.shift.x, dy = Float(y) - pivot.y - f.shift.y
+        let pw = Float(parallaxWeight) * (1 / 255)
+        let qx = Float(x) + (pivot.x + f.cosRoll * dx + f.sinRoll * dy - Float(x)) * h - f.parallax.x * pw
+        let qy = Float(y) + (pivot.y - f.sinRoll * dx + f.cosRoll * dy - Float(y)) * h - f.parallax.y * pw
+        return SIMD2(qx, qy)
     }
 
     /// The picture at (`qx`, `qy`), bilinear in 8-bit fixed point, into `dst` (B, G, R).

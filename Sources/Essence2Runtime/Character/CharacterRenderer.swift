@@ -199,15 +199,20 @@ package final class CharacterRenderer: FrameDrawing {
         // buffer held (to be drawn over with the picture again).
         let active = frame.featureArea(self)
         let stale = previous.flatMap { $0.mesh.width > 0 && $0.mesh.height > 0 ? $0.mesh : nil }
+        // A pixel of a flat fill is left as it is only where neither this frame's head motion nor the last one's
+        // in this buffer moved anything across the fill's edge (the last one's may have drawn it another colour).
+        let moved = frame.headReach(self)
+        let kept = max(moved, previous?.reach ?? 0)
         let rows = y1 - y0
         let bands = min(4, max(1, rows / 48))
         let drawBand: (Int) -> Void = { band in
             let from = y0 + rows * band / bands, to = y0 + rows * (band + 1) / bands
-            self.draw(frame, rows: from..<to, columns: x0..<x1, view: view, active: active, stale: stale, into: o)
+            self.draw(frame, rows: from..<to, columns: x0..<x1, view: view, active: active, stale: stale, kept: kept,
+                      into: o)
         }
         if !(bands > 1 && BandPool.shared.run(bands: bands, drawBand)) {
             for band in 0..<bands { drawBand(band) }
         }
-        return DrawnArea(rect: region, mesh: active)
+        return DrawnArea(rect: region, mesh: active, reach: moved)
     }
 }
