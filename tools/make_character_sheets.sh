@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tools/make_character_sheets.sh - contact sheets of character avatars (Expression 2), to look at them up close:
-# for each picture, one PNG of three rows cropped to the head (HEAD mode's square), 9 tiles each:
-#   1. the mouth shapes rest, a, e, i, o, u, m, f/v, l/th (essence2 avatar poses),
-#   2. idle motion, every 8th frame of 3.6 s (blinks, sway, breathing),
+# for each picture, one PNG of three rows cropped to the head (HEAD mode's square), 10 tiles each:
+#   1. the source picture, then (essence2 avatar poses) the rest frame, the eyes half closed and closed (the most
+#      closed frame of a blink), and the mouth shapes a, e, i, o, u, m,
+#   2. idle motion, every 8th frame of 4 s (blinks, sway, breathing),
 #   3. a clip: every 4th frame of examples/audio/demo.wav from 1.0 s (speech, 0.2 s apart).
 #
 #   tools/make_character_sheets.sh ESSENCE2 PICTURES_DIR LABELS.json OUT_DIR
@@ -32,16 +33,21 @@ PY
   "$BIN" avatar poses "$work/$name.imx" --region face --idle 4.5 --frames "$work/$name-idle" >/dev/null
   "$BIN" render examples/audio/demo.wav --avatar "$work/$name.imx" --mode head --seed 5 -o "$work/$name.mp4" \
     --frames "$work/$name-clip" -q
-  tile() {  # tile DIR PATTERN START STEP OUT: 9 frames of DIR, every STEP-th from START, 150 px squares
-    local list=() i
-    for i in $(seq 0 8); do list+=(-i "$(printf "$1/$2" $(( $3 + i * $4 )))"); done
+  row() {  # row OUT FILE...: 10 files side by side, 150 px squares
+    local out=$1 list=() i
+    shift
+    for i in "$@"; do list+=(-i "$i"); done
     ffmpeg -loglevel error -y "${list[@]}" -filter_complex \
-      "$(for i in $(seq 0 8); do printf '[%d]scale=150:150:force_original_aspect_ratio=decrease,pad=150:150:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8]hstack=inputs=9" "$5"
+      "$(for i in $(seq 0 9); do printf '[%d]scale=150:150:force_original_aspect_ratio=decrease,pad=150:150:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8][t9]hstack=inputs=10" "$out"
   }
-  poses=()
-  for p in rest a e i o u m fv lth; do poses+=(-i "$work/$name-poses/pose_$p.png"); done
-  ffmpeg -loglevel error -y "${poses[@]}" -filter_complex \
-    "$(for i in $(seq 0 8); do printf '[%d]scale=150:150:force_original_aspect_ratio=decrease,pad=150:150:(ow-iw)/2:(oh-ih)/2:white,format=rgb24[t%d];' $i $i; done)[t0][t1][t2][t3][t4][t5][t6][t7][t8]hstack=inputs=9" "$work/$name-row1.png"
+  tile() {  # tile DIR PATTERN START STEP OUT: 10 frames of DIR, every STEP-th from START
+    local list=() i
+    for i in $(seq 0 9); do list+=("$(printf "$1/$2" $(( $3 + i * $4 )))"); done
+    row "$5" "${list[@]}"
+  }
+  poses=("$picture")
+  for p in rest blink_half blink a e i o u m; do poses+=("$work/$name-poses/pose_$p.png"); done
+  row "$work/$name-row1.png" "${poses[@]}"
   tile "$work/$name-idle" "idle_%05d.png" 0 8 "$work/$name-row2.png"
   tile "$work/$name-clip" "frame_%05d.png" 20 4 "$work/$name-row3.png"
   ffmpeg -loglevel error -y -i "$work/$name-row1.png" -i "$work/$name-row2.png" -i "$work/$name-row3.png" \

@@ -179,5 +179,32 @@ fails_with 4 "outside" "render of a crafted character (valid checksums, a point 
 run 4 avatar inspect "$T/crafted.imx" && grep -q "INVALID" "$T/out"
 verdict "avatar inspect says INVALID for it, exit 4"
 
+# ---- characters as they are drawn -------------------------------------------------------------------
+# Every build of the 14 development pictures the command is sure of, and every build from the hand labels: the
+# rest frame is the picture, a full blink keeps 0.15 of the open eye box's contrast and leaves none of the eye's
+# white or iris, the mouth's motion is centred within 0.6 eye distances of its point, nothing outside the head
+# changes (tools/character_look.sh, avatar inspect --look).
+tools/character_look.sh "$BIN" avatars/characters/pictures avatars/characters/labels.json "$T/look.jsonl" 2>"$T/look.err"
+verdict "tools/character_look.sh builds and measures the 14 pictures"
+python3 - "$T/look.jsonl" >"$T/look.out" 2>&1 <<'PY'
+import json, sys
+bad = []
+for line in open(sys.argv[1]):
+    build = json.loads(line)
+    if not build["sure"]:
+        continue
+    look, name = build["look"], "%s (%s)" % (build["picture"], build["build"])
+    if look["rest_differing"]:
+        bad.append("%s: the rest frame differs from the picture in %d pixels" % (name, look["rest_differing"]))
+    for side, eye in zip(("left", "right"), look["eyes"]):
+        if eye["drawing"] == "open" and (eye["closed_contrast"] < 0.15 or eye["eye_left"]):
+            bad.append("%s: %s eye closed contrast %.2f, %d eye pixels left" % (name, side, eye["closed_contrast"], eye["eye_left"]))
+    if look["motion_centre"] > 0.6 or look["outside_head"]:
+        bad.append("%s: motion centred %.2f away, %d pixels outside the head" % (name, look["motion_centre"], look["outside_head"]))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+verdict "sure and labelled builds of the 14: rest is the picture, blinks close to a lid line, the mouth moves at the mouth"     || cat "$T/look.out"
+
 echo "characters: $passed passed, $failed failed"
 [ "$failed" = 0 ]

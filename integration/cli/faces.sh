@@ -150,9 +150,9 @@ run 0 avatar build "$SRC/grace_hopper.jpg" -o "$T/square.imx" --size 300x300 && 
 verdict "--size 300x300 (the portrait shrunk) builds without a warning"
 
 # avatar poses: still frames to look at an avatar closely.
-run 0 avatar poses avatars/grace-hopper.imx --frames "$T/poses" && grep -q "wrote 9 poses (rest a e i o u m fv lth; 512x600)" "$T/out" \
-    && [ "$(ls "$T/poses" | wc -l)" = 9 ] && [ "$(identify -format '%wx%h' "$T/poses/pose_a.png")" = 512x600 ]
-verdict "avatar poses writes the 9 mouth shapes as 512x600 PNGs"
+run 0 avatar poses avatars/grace-hopper.imx --frames "$T/poses" && grep -q "wrote 11 poses (rest a e i o u m fv lth blink_half blink; 512x600)" "$T/out" \
+    && [ "$(ls "$T/poses" | wc -l)" = 11 ] && [ "$(identify -format '%wx%h' "$T/poses/pose_a.png")" = 512x600 ]
+verdict "avatar poses writes the 9 mouth shapes and 2 blinks as 512x600 PNGs"
 check "the open 'a' differs from 'rest' in more than 500 pixels" \
     [ "$(compare -metric AE "$T/poses/pose_a.png" "$T/poses/pose_rest.png" null: 2>&1)" -gt 500 ]
 run 0 avatar poses avatars/astronaut.imx --region mouth --frames "$T/mouth" && mouth=$(identify -format '%wx%h' "$T/mouth/pose_o.png") \

@@ -16,6 +16,9 @@ extension Avatar {
             return "head mask has \(headMask.count) bytes; expected \(width * height) or none"
         }
         if let character {
+            guard width * height <= F.maxCharacterPixels else {
+                return "a character's frame \(width)x\(height) has more than \(F.maxCharacterPixels) pixels (3072x3072); use a smaller --size"
+            }
             guard headMask.count == width * height else { return "a character needs a head mask of \(width * height) bytes" }
             let box = headBox
             guard box.width >= 1, box.height >= 1, box.x >= 0, box.y >= 0, box.x <= width, box.y <= height,

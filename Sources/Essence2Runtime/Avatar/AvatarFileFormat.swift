@@ -19,6 +19,9 @@ package enum AvatarFileFormat {
     package static let maxSide = 16384
     /// Most pixels in a portrait: 8192 * 8192.
     package static let maxPixels = 8192 * 8192
+    /// Most pixels in a character's frame (Expression 2 draws 416x720; 3072x3072 leaves room for 2048x2880):
+    /// every per-frame and per-load cost of a character is bounded by its frame, and this bounds the frame.
+    package static let maxCharacterPixels = 3072 * 3072
     /// Most sections in one file.
     package static let maxSections = 32
     /// Largest manifest section.

@@ -84,10 +84,9 @@ extension CharacterFrame {
             }
         }
         if blink > 0.02 {
-            for (eye, radius) in [(rig.leftEye, rig.leftEyeRadius), (rig.rightEye, rig.rightEyeRadius)] {
-                let e = SIMD2<Float>(repeating: 1.12 * radius + 2)
-                add(eye - e)
-                add(eye + e)
+            for eye in r.eyes where eye.closes && eye.box.width > 0 {
+                add(SIMD2(Float(eye.box.x), Float(eye.box.y)))
+                add(SIMD2(Float(eye.box.maxX), Float(eye.box.maxY)))
             }
         }
         if browLift > 0.05 {

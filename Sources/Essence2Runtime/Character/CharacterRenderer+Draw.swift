@@ -18,8 +18,7 @@ extension CharacterRenderer {
         let lineWidth = max(1.2, 0.07 * halfWidth)
         let brows = [rig.leftBrow, rig.rightBrow].compactMap { $0 }
         let browRadius = max(0.3 * rig.eyeDistance, 3)
-        let eyes = [(rig.leftEye, rig.leftEyeRadius * 1.12, palette.leftLid, eyeMasks[0]),
-                    (rig.rightEye, rig.rightEyeRadius * 1.12, palette.rightLid, eyeMasks[1])]
+        let eyes = self.eyes
         let lineAlphaScale = rig.mouth == .absent ? smoothstep(0.5, 3, f.upper + f.lower) : 1
         let row = width * 3
         for y in rows {
@@ -51,18 +50,19 @@ extension CharacterRenderer {
                 var overlay = SIMD3<Float>(0, 0, 0)
                 var overlayAlpha: Float = 0
                 if f.blink > 0.02 {
-                    for (centre, radius, colour, mask) in eyes {
-                        let e = q - centre
-                        guard abs(e.x) < radius + 1, abs(e.y) < radius + 1 else { continue }
-                        let r = (e.x * e.x + e.y * e.y).squareRoot()
-                        // The lid covers the eye itself, not the skin, hair or glasses around it.
-                        let inCircle = clamp01(radius - r + 0.5) * mask.value(at: q)
-                        let edge = -radius + 2 * radius * f.blink
-                        let covered = clamp01(edge - e.y + 0.5) * inCircle
-                        let lash = f.blink > 0.08 ? clamp01(1 - abs(e.y - edge) / max(1, 0.14 * radius)) * inCircle : 0
-                        let c = colour * (1 - lash) + palette.line * lash
-                        let a = max(covered, lash)
-                        overlay = c
+                    for eye in eyes where eye.closes {
+                        let (cover, line) = eye.lid(at: q, blink: f.blink)
+                        guard cover > 0 || line > 0 else { continue }
+                        let a = max(cover, line)
+                        // The lid's skin: the picture just above the eye, mirrored, where it is of the lid's
+                        // colour (fur, shading, a sketch's strokes), else the lid's colour.
+                        var skin = eye.lid
+                        if let m = eye.lidSource(at: q) {
+                            let t = bilinear(m, maxX: maxX, maxY: maxY, row: row)
+                            let d = t - eye.lid
+                            if abs(d.x) + abs(d.y) + abs(d.z) < 45 { skin = t }
+                        }
+                        overlay = (skin * cover * (1 - line) + eye.line * line) / a
                         overlayAlpha = a
                     }
                 }
@@ -74,10 +74,20 @@ extension CharacterRenderer {
                         if r2 < 1.6 { q.y += f.browLift * smoothstep(1.6, 0.25, r2) }
                     }
                 }
-                // The mouth.
+                // The mouth, inside the head only: its pull fades with the head's mask, so nothing outside the
+                // character moves or is drawn.
                 var interior: SIMD3<Float>? = nil
                 var lineAlpha: Float = 0
-                if f.mouthMoves {
+                if f.mouthMoves, hb > 0 {
+                    let still = q
+                    defer {
+                        if hb < 255 {
+                            let h = Float(hb) * (1 / 255)
+                            q = still + (q - still) * h
+                            lineAlpha *= h
+                            if hb < 128 { interior = nil }
+                        }
+                    }
                     let rel = q - mouthMid
                     let u = rel.x * mouthAxis.x + rel.y * mouthAxis.y
                     let along = rel.x * mouthNormal.x + rel.y * mouthNormal.y
@@ -127,15 +137,7 @@ extension CharacterRenderer {
                 if let interior {
                     c = interior
                 } else {
-                    let sx = min(max(q.x, 0), maxX), sy = min(max(q.y, 0), maxY)
-                    let ix = Int(sx), iy = Int(sy)
-                    let fx = sx - Float(ix), fy = sy - Float(iy)
-                    let p = base + (iy * width + ix) * 3
-                    let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
-                    c = SIMD3(
-                        Float(p[0]) * w00 + Float(p[3]) * w10 + Float(p[row]) * w01 + Float(p[row + 3]) * w11,
-                        Float(p[1]) * w00 + Float(p[4]) * w10 + Float(p[row + 1]) * w01 + Float(p[row + 4]) * w11,
-                        Float(p[2]) * w00 + Float(p[5]) * w10 + Float(p[row + 2]) * w01 + Float(p[row + 5]) * w11)
+                    c = bilinear(q, maxX: maxX, maxY: maxY, row: row)
                 }
                 if lineAlpha > 0 { c += (palette.line - c) * lineAlpha }
                 if overlayAlpha > 0 { c += (overlay - c) * overlayAlpha }
@@ -158,6 +160,20 @@ extension CharacterRenderer {
         let qx = Float(x) + (pivot.x + f.cosRoll * dx + f.sinRoll * dy - Float(x)) * h - f.parallax.x * pw
         let qy = Float(y) + (pivot.y - f.sinRoll * dx + f.cosRoll * dy - Float(y)) * h - f.parallax.y * pw
         return SIMD2(qx, qy)
+    }
+
+    /// The picture at `q` (clamped to the frame), bilinear, as floats (B, G, R).
+    @inline(__always)
+    func bilinear(_ q: SIMD2<Float>, maxX: Float, maxY: Float, row: Int) -> SIMD3<Float> {
+        let sx = min(max(q.x, 0), maxX), sy = min(max(q.y, 0), maxY)
+        let ix = Int(sx), iy = Int(sy)
+        let fx = sx - Float(ix), fy = sy - Float(iy)
+        let p = base + (iy * width + ix) * 3
+        let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
+        return SIMD3(
+            Float(p[0]) * w00 + Float(p[3]) * w10 + Float(p[row]) * w01 + Float(p[row + 3]) * w11,
+            Float(p[1]) * w00 + Float(p[4]) * w10 + Float(p[row + 1]) * w01 + Float(p[row + 4]) * w11,
+            Float(p[2]) * w00 + Float(p[5]) * w10 + Float(p[row + 2]) * w01 + Float(p[row + 5]) * w11)
     }
 
     /// The picture at (`qx`, `qy`), bilinear in 8-bit fixed point, into `dst` (B, G, R).

@@ -25,8 +25,8 @@ package final class CharacterRenderer: FrameDrawing {
     let flatReach: UnsafeMutablePointer<UInt8>
     /// The farthest a head pixel is from the pivot (for the bound on how far the head's motion moves one).
     let pivotReach: Float
-    /// Where each eye (left, right) differs from the skin its lid is drawn in.
-    let eyeMasks: [EyeMask]
+    /// Each eye (left, right) as the picture draws it.
+    let eyes: [CharacterEye]
     /// Where frames can differ from the picture.
     let region: PixelRect
     /// The head's pivot (the bottom centre of its outline) and size (its larger side), in pixels.
@@ -71,10 +71,12 @@ package final class CharacterRenderer: FrameDrawing {
         self.rig = rig
         let palette = CharacterPalette(pixels: pixels, width: width, height: height, rig: rig)
         self.palette = palette
-        eyeMasks = [EyeMask(pixels: pixels, width: width, height: height, centre: rig.leftEye,
-                            radius: rig.leftEyeRadius * 1.12 + 2, lid: palette.leftLid),
-                    EyeMask(pixels: pixels, width: width, height: height, centre: rig.rightEye,
-                            radius: rig.rightEyeRadius * 1.12 + 2, lid: palette.rightLid)]
+        let (frameW, frameH) = (width, height)
+        eyes = [(rig.leftEye, rig.leftEyeRadius, palette.leftLid), (rig.rightEye, rig.rightEyeRadius, palette.rightLid)]
+            .map { centre, radius, lid in
+                CharacterEye(pixels: base, width: frameW, height: frameH, centre: centre, radius: radius,
+                             eyeDistance: rig.eyeDistance, lid: lid)
+            }
         headBox = avatar.headBox
 
         var lo = SIMD2<Float>(Float.greatestFiniteMagnitude, Float.greatestFiniteMagnitude), hi = -lo
@@ -94,15 +96,22 @@ package final class CharacterRenderer: FrameDrawing {
         halfWidth = length / 2
         let toCentre = rig.mouthCenter - mouthMid
         bend = toCentre.x * mouthNormal.x + toCentre.y * mouthNormal.y
-        // The chin: how far down from the mouth the head goes on (its mask stays over half).
-        var chin: Float = 0
-        while chin < 5 * halfWidth {
-            let p = rig.mouthCenter + mouthNormal * (chin + 1)
-            let x = Int(p.x), y = Int(p.y)
-            guard x >= 0, y >= 0, x < width, y < height, weight[y * width + x] >= 128 else { break }
-            chin += 1
+        // The chin: how far down from the mouth the head goes on (its mask stays over half), the least of five
+        // columns across the mouth. The jaw's pull fades out inside it, so the head's outline stays where the
+        // picture draws it (a pull past the chin would draw a second one).
+        var chin = 5 * halfWidth
+        for t: Float in [-0.6, -0.3, 0, 0.3, 0.6] {
+            let start = rig.mouthCenter + mouthAxis * (t * halfWidth)
+            var d: Float = 0
+            while d < chin {
+                let p = start + mouthNormal * (d + 1)
+                let x = Int(p.x), y = Int(p.y)
+                guard x >= 0, y >= 0, x < width, y < height, weight[y * width + x] >= 128 else { break }
+                d += 1
+            }
+            chin = min(chin, d)
         }
-        jawReach = max(0.5 * halfWidth, min(2.1 * halfWidth, 0.9 * chin))
+        jawReach = max(2, min(2.1 * halfWidth, 0.85 * chin))
         // The head region: the outline's box, with room for the head's motion and the jaw's drop.
         let margin = 0.1 * headSize + 4
         let drop = 2.6 * halfWidth + rig.mouthOpening

@@ -84,8 +84,11 @@ extension AvatarCommand {
                     for pose in ArticulationSweep.poses {
                         try write(FrameParams(articulation: pose.articulation), name: "pose_\(pose.name).png")
                     }
-                    let names = ArticulationSweep.poses.map(\.name).joined(separator: " ")
-                    print("essence2: wrote \(ArticulationSweep.poses.count) poses (\(names); \(crop.width)x\(crop.height)) to \(directory)/")
+                    // The eyes half closed and closed (the most-closed frame of a blink), the mouth at rest.
+                    try write(FrameParams(pose: FacePose(blink: 0.5)), name: "pose_blink_half.png")
+                    try write(FrameParams(pose: FacePose(blink: 1)), name: "pose_blink.png")
+                    let names = (ArticulationSweep.poses.map(\.name) + ["blink_half", "blink"]).joined(separator: " ")
+                    print("essence2: wrote \(ArticulationSweep.poses.count + 2) poses (\(names); \(crop.width)x\(crop.height)) to \(directory)/")
                 }
             } catch {
                 files.remove()

@@ -15,7 +15,7 @@ enum AvatarCommand {
                                      [--time N] [--models DIR]
                essence2 avatar build PICTURE --character [-o AVATAR.imx] [--points POINTS.json]
                                      [--size WIDTHxHEIGHT] [--background #RRGGBB|PICTURE] [--save-points FILE]
-               essence2 avatar inspect AVATAR.imx [--json]
+               essence2 avatar inspect AVATAR.imx [--json | --look]
                essence2 avatar poses [AVATAR] --frames DIR [--region full|face|mouth] [--idle SECONDS]
                                      [--seed N]
                essence2 avatar get CODE [--cache DIR]
@@ -45,14 +45,21 @@ enum AvatarCommand {
                    --mesh-out write its landmarks as JSON that build reads back (to check or edit them);
                    --time N times detection and landmarks (median of N runs, one thread).
           poses    renders still frames to look at an avatar closely: the mouth shapes rest, a, e, i, o,
-                   u, m, f/v and l/th as DIR/pose_NAME.png, or with --idle SECONDS the idle motion (head,
+                   u, m, f/v and l/th and the eyes half closed and closed (blink_half, blink) as
+                   DIR/pose_NAME.png, or with --idle SECONDS the idle motion (head,
                    breathing, blinks, gaze, brows) as DIR/idle_00000.png ... at 25 per second; --region
                    face keeps the head box, mouth a box 1.6 times the mouth's width around it.
           inspect  prints the header, sections (sizes, sha256 ok/FAIL), manifest and content of a file and
                    exits 0 when it is valid, 4 when it is missing or invalid. --json prints one JSON object:
                    kind ("character" or "photoreal"), width, height, frames_per_second, and the points
                    (left_eye, right_eye, mouth_left, mouth_right, mouth_center) in frame pixels, and for a
-                   character also in the source picture's pixels (source_points).
+                   character also in the source picture's pixels (source_points). --look measures a
+                   character against its picture: rest_differing (rest frame pixels unlike the picture),
+                   per eye its drawing (open, closed, opaque, hidden), extent, closed_contrast (a full
+                   blink's eye-box contrast over the open eye's), eye_left (eye pixels a blink leaves),
+                   line_parts and line_height (what a closed eye shows); motion_centre (the mouth shapes'
+                   change, eye distances from the mouth point) and outside_head (pixels changed outside
+                   the head's mask).
           get      downloads the avatar CODE from the service ($ESSENCE2_SERVICE_URL) with the API secret
                    ($ESSENCE2_API_SECRET), or finds it in the cache (--cache DIR, default
                    $XDG_CACHE_HOME/essence2/avatars), and prints the path of its .imx file. The service is
@@ -100,10 +107,26 @@ enum AvatarCommand {
 
     static func inspect(_ args: [String]) -> Int32 {
         let json = args.contains("--json")
-        let args = args.filter { $0 != "--json" }
+        let look = args.contains("--look")
+        let args = args.filter { $0 != "--json" && $0 != "--look" }
         guard args.count == 1, let path = args.first, !path.hasPrefix("-") else {
             printError("essence2 avatar inspect: expects exactly one file\n" + usage)
             return 2
+        }
+        if look {
+            // How a character looks against its picture: the rest frame, a closed blink, the mouth's motion.
+            do {
+                let avatar = try AvatarFile.read(path: path)
+                guard let figures = CharacterLook(avatar: avatar) else {
+                    printError("essence2 avatar inspect --look: \(path) is a photoreal avatar; --look measures characters")
+                    return 2
+                }
+                print(String(decoding: JSONWriter.write(figures.json), as: UTF8.self))
+                return 0
+            } catch {
+                printError("essence2 avatar inspect: \(path): \(error.reason)")
+                return 4
+            }
         }
         if json {
             let summary = AvatarFile.jsonSummary(path: path)

@@ -1,10 +1,8 @@
-import Essence2Runtime
-
 /// The named mouth shapes `essence2 avatar poses` renders: rest, the vowels a e i o u, and the consonant
 /// shapes m (lips pressed), f/v (lower lip under the upper teeth) and l/th (tongue tip between the teeth),
 /// with the values the lip-sync model's training targets give them (tools/lipsync/targets.py).
-enum ArticulationSweep {
-    static let poses: [(name: String, articulation: Articulation)] = [
+package enum ArticulationSweep {
+    package static let poses: [(name: String, articulation: Articulation)] = [
         ("rest", .rest),
         ("a", Articulation(jawOpen: 0.9, lipSpread: 0.05)),
         ("e", Articulation(jawOpen: 0.5, lipSpread: 0.5)),
