@@ -21,7 +21,10 @@ package enum CharacterAvatarBuilder {
         name: String, bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int, points: CharacterSourcePoints,
         size: (width: Int, height: Int) = defaultSize, backdrop: Backdrop = .fromPicture, seed: UInt64 = 0x5EED
     ) throws(AvatarFileError) -> Avatar {
-        guard width >= 8, height >= 8, bgr.count == width * height * 3, alpha.map({ $0.count == width * height }) ?? true else {
+        guard width >= 8, height >= 8 else {
+            throw AvatarFileError(.corrupt, "the picture is \(width)x\(height) pixels; a character needs at least 8x8")
+        }
+        guard bgr.count == width * height * 3, alpha.map({ $0.count == width * height }) ?? true else {
             throw AvatarFileError(.corrupt, "the picture's pixels do not match its size \(width)x\(height)")
         }
         let outW = size.width, outH = size.height
@@ -114,6 +117,14 @@ package enum CharacterAvatarBuilder {
                 let mouthWidth = max(points.mouthRight.x - points.mouthLeft.x, 2)
                 opening = min(max(span.up + span.down + 1, 2), 0.8 * mouthWidth) * s
                 if span.up + span.down > 0 { mouthCenter.y += (span.down - span.up) / 2 }
+            }
+        }
+        // An eye radius is checked in the picture's own pixels, where it was given: at most a quarter of the
+        // frame's larger side once scaled (the rule every rig keeps).
+        let radiusLimit = Float(max(outW, outH)) / 4 / s
+        for (name, r) in [("left_eye_radius", points.leftEyeRadius), ("right_eye_radius", points.rightEyeRadius)] {
+            if let r, !(r.isFinite && r <= radiusLimit) {
+                throw AvatarFileError(.corrupt, "\(name) \(r) is larger than this picture allows: at most \(Int(radiusLimit)) of its pixels (a quarter of the frame)")
             }
         }
         let rig = CharacterRig(

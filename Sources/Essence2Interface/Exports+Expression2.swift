@@ -11,7 +11,7 @@ import Glibc
 
 /// Runs `body` when `h` is a live Expression 2 handle; else records why and returns `code`.
 private func expression<Code: BinaryInteger>(_ h: OpaquePointer?, failing code: Code, _ body: () -> Code) -> Code {
-    guard let engine = HandleRegistry.engine(h) else { return fail(code, unknownHandle) }
+    guard let engine = HandleRegistry.engine(h) else { return fail(code, unknownExpressionHandle) }
     guard engine.cadence == .expression2 else {
         return fail(code, "an Essence 2 handle given to a be_expression2_* function (use the be_essence2_* calls for it)")
     }

@@ -54,3 +54,5 @@ func succeed<Value>(_ value: Value) -> Value {
 
 /// The reason recorded for a handle that is NULL, unknown or destroyed.
 let unknownHandle = "unknown or destroyed handle (NULL, never returned by be_essence2_create, or already destroyed)"
+/// The same for the be_expression2_* functions, naming their own create call.
+let unknownExpressionHandle = "unknown or destroyed handle (NULL, never returned by be_expression2_create, or already destroyed)"

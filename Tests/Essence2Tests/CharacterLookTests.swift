@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import Essence2Runtime
 @testable import Essence2Authoring
 
@@ -186,4 +189,26 @@ import Testing
 
 extension SIMD2 where Scalar == Float {
     fileprivate func squareLength() -> Float { x * x + y * y }
+}
+
+/// Destroy stops the work: a large character (2048x2880, large eyes) drawing unpaced stops within a second of
+/// `stop` (its render thread exits, the frame in progress left at its next band). The CPU used after
+/// `be_expression2_destroy` is measured in a process of its own: integration/c, test_expression2.c.
+@Suite struct CharacterStopTests {
+    @Test func stoppingALargeCharacterEndsItsWorkPromptly() throws {
+        var drawn = DrawnCharacter()
+        drawn.points.leftEyeRadius = 90
+        drawn.points.rightEyeRadius = 90
+        let avatar = try drawn.avatar(size: (2048, 2880))
+        let engine = Engine(avatar: avatar)
+        engine.setPacing(.unpaced)
+        let speech = try SpeechFixture.samples("speech_vowels")
+        _ = speech.withUnsafeBufferPointer { engine.push($0) }
+        engine.endUtterance()
+        usleep(400_000)  // the render thread is drawing
+        let clock = SystemClock()
+        let stoppedAt = clock.nanoseconds()
+        engine.stop()
+        #expect(engine.waitUntilStopped(deadline: stoppedAt + 1_000_000_000), "the render thread exits within 1 s")
+    }
 }

@@ -63,8 +63,9 @@ struct DrawnCharacter {
         }
     }
 
-    /// The character's avatar at Expression 2's default size.
-    func avatar(name: String = "drawn") throws -> Avatar {
-        try CharacterAvatarBuilder.build(name: name, bgr: bgr, alpha: alpha, width: width, height: height, points: points)
+    /// The character's avatar at Expression 2's default size, or at `size`.
+    func avatar(name: String = "drawn", size: (width: Int, height: Int) = CharacterAvatarBuilder.defaultSize) throws -> Avatar {
+        try CharacterAvatarBuilder.build(name: name, bgr: bgr, alpha: alpha, width: width, height: height, points: points,
+                                         size: size)
     }
 }

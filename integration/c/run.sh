@@ -33,6 +33,17 @@ for bin in test_abi test_abi_asan minimal_loop render_file plugin_host asan/mini
   fi
 done
 
+# A large character with large eyes (2048x2880, eye radii of 180 of the squirrel's pixels), for
+# test_expression2_destroy_stops_the_work: made by the command, as a user would.
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["left_eye_radius"] = p["right_eye_radius"] = 180; json.dump(p, open(sys.argv[2], "w"))' \
+  avatars/sources/squirrel.points.json "$tmp/large.points.json"
+if "$BUILD/essence2" avatar build avatars/sources/squirrel.png --character --points "$tmp/large.points.json" \
+     --size 2048x2880 -o "$tmp/large.imx" >/dev/null; then
+  export E2_LARGE_CHARACTER="$tmp/large.imx"
+else
+  fail "the large character for the destroy test could not be built"
+fi
+
 # --- the ABI tests ---------------------------------------------------------------------------------
 if "$BUILD/test_abi" "$AVATAR"; then ok "test_abi"; else fail "test_abi"; fi
 # detect_leaks=0: the Swift runtime keeps global allocations (metadata caches, the render threads' state

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "abi_support.h"
@@ -164,4 +165,34 @@ done:
     if (h) be_expression2_destroy(h);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* Destroy stops the work: a 2048x2880 character with large eyes (E2_LARGE_CHARACTER, made by run.sh with the
+ * command) rendering unpaced is destroyed mid-frame; in the half second after destroy returns the process uses
+ * almost no CPU (the render thread leaves its frame at the next band and exits; before, it went on for minutes). */
+void test_expression2_destroy_stops_the_work(void) {
+    const char *path = getenv("E2_LARGE_CHARACTER");
+    be_expression2_handle h = NULL;
+    int16_t *speech = NULL;
+    REQUIRE(path != NULL, "E2_LARGE_CHARACTER is not set (integration/c/run.sh makes the large character)");
+    int32_t rc = be_expression2_create(path, NULL, NULL, &h);
+    REQUIRE(rc == 0 && h != NULL, "be_expression2_create(%s): %d (%s)", path, rc, last_error_text());
+    CHECK_EQ("set_pacing(unpaced)", be_expression2_set_pacing(h, BE_ESSENCE2_PACING_UNPACED), 0);
+    const int32_t n = 32000;
+    speech = synth_speech_alloc(n, 5);
+    REQUIRE(speech != NULL, "out of memory");
+    CHECK_EQ("push_audio", be_expression2_push_audio(h, speech, n), 0);
+    CHECK_EQ("end_utterance", be_expression2_end_utterance(h), 0);
+    sleep_ms(600); /* the render thread is drawing */
+    CHECK_EQ("destroy", be_expression2_destroy(h), 0);
+    h = NULL;
+    struct timespec before, after;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &before);
+    sleep_ms(500);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &after);
+    double used = (double)(after.tv_sec - before.tv_sec) + (double)(after.tv_nsec - before.tv_nsec) / 1e9;
+    CHECK(used < 0.1, "%.3f s of CPU in the 0.5 s after destroy returned (the render thread goes on)", used);
+done:
+    free(speech);
+    if (h) be_expression2_destroy(h);
 }

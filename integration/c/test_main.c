@@ -67,6 +67,7 @@ static const struct test_case tests[] = {
     {"expression2_character_frames_and_records", test_expression2_character_frames_and_records, 60},
     {"expression2_refuses_the_other_kind_and_bad_arguments", test_expression2_refuses_the_other_kind_and_bad_arguments, 30},
     {"expression2_engine_container_and_staging", test_expression2_engine_container_and_staging, 60},
+    {"expression2_destroy_stops_the_work", test_expression2_destroy_stops_the_work, 60},
     {"take_frame_records_a_reply_with_its_own_audio", test_take_frame_records_a_reply_with_its_own_audio, 60},
     {"audio_clock_pacing_shows_speech_frames_on_the_played_position",
      test_audio_clock_pacing_shows_speech_frames_on_the_played_position, 30},

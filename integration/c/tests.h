@@ -56,6 +56,7 @@ void test_take_frame_refuses_bad_arguments_and_a_short_info(void);
 void test_expression2_character_frames_and_records(void);
 void test_expression2_refuses_the_other_kind_and_bad_arguments(void);
 void test_expression2_engine_container_and_staging(void);
+void test_expression2_destroy_stops_the_work(void);
 void test_take_frame_records_a_reply_with_its_own_audio(void);
 void test_audio_clock_pacing_shows_speech_frames_on_the_played_position(void);
 void test_feed_refuses_bad_arguments_with_a_reason(void);

@@ -3,7 +3,8 @@
 # rig and frame as `avatar build --character --points`), bad command lines and points files are refused, and the
 # editor's server (no --points) answers its page, refuses requests without the run's token, with another Host
 # or Origin (403), bad JSON (400, with the reason), an oversized body (413), a client that sends too slowly
-# (408, and the server answers the next one), saves X.imx and X.points.json and exits 0, and ends on Ctrl-C
+# (408, and the server answers the next one), twenty clients trickling a byte a second beside a normal request
+# (answered within a second), the exact 16 KB head limit (16384 bytes read, 16385 refused with 431), saves X.imx and X.points.json and exits 0, and ends on Ctrl-C
 # (exit 130, nothing written). The page itself in a browser: integration/rig/test_page.py.
 #
 #   integration/rig/run.sh PATH/TO/essence2
@@ -129,6 +130,44 @@ sleep 0.5
 http 200 "a request behind a slow client is answered" -H "$H" "$B/state"
 wait $SLOW
 check "the slow client gets 408 ($(cat "$T/slow"))" grep -q "^HTTP/1.1 408" "$T/slow"
+# Twenty local connections trickling a byte a second, without the token: a normal request is answered within a
+# second beside them (connections are served side by side).
+python3 - "$PORT" >"$T/trickle" 2>&1 <<'PY' &
+import socket, sys, time
+port = int(sys.argv[1])
+socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+for byte in b"GET /state HTTP/1.1\r\n":
+    for s in socks:
+        try:
+            s.sendall(bytes([byte]))
+        except OSError:
+            pass
+    time.sleep(1)
+PY
+TRICKLE=$!
+sleep 1
+start=$(date +%s%N)
+http 200 "a request beside 20 slow connections is answered" -H "$H" "$B/state"
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+check "within a second of 20 slow connections (took $took ms)" [ "$took" -lt 1000 ]
+kill $TRICKLE 2>/dev/null; wait $TRICKLE 2>/dev/null
+# The head limit is exact: a head of 16384 bytes, its blank line included, is read (and here refused for want
+# of the token: 403); one of 16385 is too large (431).
+for size in 16384 16385; do
+    python3 - "$PORT" "$size" >"$T/head$size" 2>&1 <<'PY'
+import socket, sys
+port, size = int(sys.argv[1]), int(sys.argv[2])
+start = b"GET /state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Pad: " % port
+head = start + b"a" * (size - len(start) - 4) + b"\r\n\r\n"
+assert len(head) == size
+s = socket.create_connection(("127.0.0.1", port))
+s.sendall(head)
+s.settimeout(10)
+print(s.recv(100).decode("latin-1").split("\r\n")[0])
+PY
+done
+check "a 16384-byte head is read ($(cat "$T/head16384"))" grep -q "^HTTP/1.1 403" "$T/head16384"
+check "a 16385-byte head is refused ($(cat "$T/head16385"))" grep -q "^HTTP/1.1 431" "$T/head16385"
 check "the editor still runs after the bad requests" kill -0 "$SERVER"
 sed 's/\[90.0, 105.0\]/[92.5, 101.25]/; s/"closed"/"open"/' "$T/bear.points.json" > "$T/moved.json"
 http 200 "Save" -H "$H" -H "Origin: http://127.0.0.1:$PORT" --data-binary @"$T/moved.json" "$B/save"

@@ -221,6 +221,15 @@ def test_bad_audio_is_refused():
             engine.push_audio(np.zeros(10, np.int16), sample_rate=0)
         with pytest.raises(ValueError, match="sample_rate 500"):  # the library's range: 1000 ... 384000 Hz
             engine.push_audio(np.zeros(10, np.int16), sample_rate=500)
+        # Numbers beyond the C types never wrap into valid ones: 2**32 + 16000 is not 16 kHz.
+        with pytest.raises(ValueError, match="sample_rate 4294983296"):
+            engine.push_audio(np.zeros(10, np.int16), sample_rate=2**32 + 16000)
+        with pytest.raises(ValueError, match="float32's range"):
+            engine.push_audio(np.array([0.1, 1e308]))
+        with pytest.raises(ValueError, match="64-bit"):
+            engine.set_playout_position(2**64 + 5)
+        with pytest.raises(TypeError, match="integer"):
+            engine.set_playout_position(1.5)
         assert not engine.reply_pending
 
 

@@ -45,7 +45,11 @@ package final class CharacterRenderer: FrameDrawing {
     /// How far below the lip line the jaw's pull fades out (short of the chin, so the head's outline stays).
     let jawReach: Float
 
-    package init(avatar: Avatar) {
+    /// When cancelled, a frame in progress stops at its next band (the engine is stopping).
+    let cancellation: RenderCancellation?
+
+    package init(avatar: Avatar, cancellation: RenderCancellation? = nil) {
+        self.cancellation = cancellation
         width = max(avatar.width, 1)
         height = max(avatar.height, 1)
         let count = width * height
@@ -213,8 +217,12 @@ package final class CharacterRenderer: FrameDrawing {
         let moved = frame.headReach(self)
         let kept = max(moved, previous?.reach ?? 0)
         let rows = y1 - y0
-        let bands = min(4, max(1, rows / 48))
+        // Bands of at most 96 rows, so that a cancellation (the engine stopping) is seen within a few
+        // milliseconds whatever the frame's size; up to four draw at once.
+        let bands = max(min(4, max(1, rows / 48)), (rows + 95) / 96)
+        let cancellation = self.cancellation
         let drawBand: (Int) -> Void = { band in
+            if cancellation?.isCancelled == true { return }
             let from = y0 + rows * band / bands, to = y0 + rows * (band + 1) / bands
             self.draw(frame, rows: from..<to, columns: x0..<x1, view: view, active: active, stale: stale, kept: kept,
                       into: o)

@@ -14,6 +14,8 @@ final class EngineCore: Sendable {
     private let wakeSignal = DispatchSemaphore(value: 0)
     private let exitSignal = DispatchSemaphore(value: 0)
     private let exited = Atomic<Bool>(false)
+    /// Cancelled by `stop`: the renderer leaves the frame it is drawing at its next band.
+    private let cancellation = RenderCancellation()
     /// The host's frame descriptor, once asked for (`frameDescriptor()`); kept level with `available`.
     private let signal = Locked<FrameSignal?>(nil)
 
@@ -35,6 +37,7 @@ final class EngineCore: Sendable {
             s.stop()
             return running
         }
+        cancellation.cancel()
         wake()
         return wasRunning
     }
@@ -130,7 +133,7 @@ final class EngineCore: Sendable {
 
     private func renderLoop() {
         defer { markExited() }
-        let renderer = avatar.makeRenderer()
+        let renderer = avatar.makeRenderer(cancellation: cancellation)
         while true {
             let now = clock.nanoseconds()
             let frames = signal.withLock { $0 }

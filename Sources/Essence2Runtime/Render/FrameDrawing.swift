@@ -10,8 +10,9 @@ package protocol FrameDrawing: AnyObject {
 extension Renderer: FrameDrawing {}
 
 extension Avatar {
-    /// The renderer for this avatar's kind.
-    package func makeRenderer() -> any FrameDrawing {
-        character == nil ? Renderer(avatar: self) : CharacterRenderer(avatar: self)
+    /// The renderer for this avatar's kind; a character's stops drawing between bands once `cancellation` is
+    /// cancelled.
+    package func makeRenderer(cancellation: RenderCancellation? = nil) -> any FrameDrawing {
+        character == nil ? Renderer(avatar: self) : CharacterRenderer(avatar: self, cancellation: cancellation)
     }
 }

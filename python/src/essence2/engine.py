@@ -26,6 +26,12 @@ _PACINGS = {"realtime": N.PACING_REALTIME, "unpaced": N.PACING_UNPACED, "audio_c
 _FEED_CHUNK = 1 << 22  # samples a feed call at most (its count is an int32); the library joins them seamlessly
 
 
+# The C interface's integer widths (int32_t rates, int64_t sample counts): Python's integers are checked against
+# them before a call, so that no value wraps silently into another.
+_INT32_MAX = 2**31 - 1
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
 def _samples(pcm: Any) -> np.ndarray:
     """int16 bytes, or a 1-D numpy array (int16, or float in -1..1), as a contiguous int16 or float32 array: what
     be_essence2_feed_audio / be_essence2_feed_float take (the library converts float with its one rule)."""
@@ -44,7 +50,11 @@ def _samples(pcm: Any) -> np.ndarray:
     if np.issubdtype(arr.dtype, np.floating):
         if not np.all(np.isfinite(arr)):
             raise ValueError("audio holds NaN or infinite samples")
-        return np.ascontiguousarray(arr, dtype=np.float32)
+        with np.errstate(over="ignore"):
+            out = np.ascontiguousarray(arr, dtype=np.float32)
+        if not np.all(np.isfinite(out)):
+            raise ValueError("audio holds samples beyond float32's range (about 3.4e38); float samples are -1 ... 1")
+        return out
     raise TypeError(f"audio must be int16 bytes, or an int16 or float numpy array; got dtype {arr.dtype}")
 
 
@@ -176,6 +186,8 @@ class Essence2:
         handle = self._live()
         if isinstance(sample_rate, bool) or not isinstance(sample_rate, (int, np.integer)) or sample_rate <= 0:
             raise ValueError(f"sample_rate must be a positive integer (Hz); got {sample_rate!r}")
+        if sample_rate > _INT32_MAX:  # the C call takes 32 bits: never let a larger number wrap into a valid rate
+            raise ValueError(f"sample_rate {sample_rate} Hz is out of range; rates are 1000 ... 384000 Hz")
         samples = _samples(pcm)
         if samples.dtype == np.int16:
             name, feed = self._name("feed_audio"), self._fn("feed_audio")
@@ -205,6 +217,10 @@ class Essence2:
         """How many samples (16 kHz) of the current reply's audio the host has played: with
         ``pacing="audio_clock"`` speech frame k is handed out once sample ``k * 640`` has played; in the other
         pacings frames whose audio has all played are skipped. A new reply starts at 0."""
+        if isinstance(samples_played, bool) or not isinstance(samples_played, (int, np.integer)):
+            raise TypeError(f"samples_played must be an integer (samples at 16 kHz); got {samples_played!r}")
+        if not _INT64_MIN <= samples_played <= _INT64_MAX:  # 64 bits in C: never wrap
+            raise ValueError(f"samples_played {samples_played} does not fit a signed 64-bit count of samples")
         self._check(self._name("set_playout_position"),
                     self._fn("set_playout_position")(self._live(), int(samples_played)))
 

@@ -43,7 +43,7 @@ enum RigCommand {
         let image = try ImageDecoder.decode(path: options.picture)
         AvatarCommand.reportOrientation(of: image)
         let backdrop = try AvatarCommand.characterBackdrop(options.background)
-        let start: CharacterSourcePoints, note: String
+        var start: CharacterSourcePoints, note: String
         do {
             let found = try CharacterPointProposal.propose(bgr: image.bgr, alpha: image.alpha, width: image.width,
                                                            height: image.height)
@@ -54,9 +54,18 @@ enum RigCommand {
             start = defaultPoints(width: image.width, height: image.height)
             note = "No points were found; these are a default layout: drag each one onto the character."
         }
-        // The first build checks the picture and backdrop before the page is served.
-        _ = try AvatarCommand.makeCharacter(image: image, picture: options.picture, points: start, backdrop: backdrop,
-                                            name: options.name, size: options.size, seed: AvatarBuilder.defaultSeed)
+        // The first build checks the picture and backdrop before the page is served; points the finder guessed
+        // that do not build (a hidden eye placed off the picture, say) give way to the default layout, so the
+        // editor opens on any picture a character can be built from.
+        do {
+            _ = try AvatarCommand.makeCharacter(image: image, picture: options.picture, points: start, backdrop: backdrop,
+                                                name: options.name, size: options.size, seed: AvatarBuilder.defaultSeed)
+        } catch {
+            start = defaultPoints(width: image.width, height: image.height)
+            note = "The points found did not build a character (\(error)); these are a default layout: drag each one onto the character."
+            _ = try AvatarCommand.makeCharacter(image: image, picture: options.picture, points: start, backdrop: backdrop,
+                                                name: options.name, size: options.size, seed: AvatarBuilder.defaultSeed)
+        }
         let server = try RigHTTPServer(host: options.host, port: options.port)
         let token = try RigToken.make()
         let gate = RigGate(token: token, port: server.port, host: server.host)
