@@ -232,7 +232,8 @@ test-load:
 test-sessions: build test-service
 	SERVICE_PYTHON=build/venv-service/bin/python integration/sessions/run.sh
 
-# Avatar downloads end to end: the library, Essence2Kit's C twin and `essence2 avatar get` against the service.
+# Avatar downloads end to end: the library, Essence2Kit's C twin, the Python package and `essence2 avatar get`
+# against the service, photoreal and character avatars (the service's `avatar add` checks them with build/essence2).
 test-downloads: build test-service
 	SERVICE_PYTHON=build/venv-service/bin/python integration/downloads/run.sh
 

@@ -3,12 +3,29 @@ integration/downloads/run.py): the tally of checks, libessence2 through ctypes w
 package's one table (python/src/essence2/_native.py), and the reference service (service/) started on loopback."""
 import ctypes
 import importlib.util
+import os
 import re
 import signal
 import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def first_existing(variable, *candidates):
+    """The environment variable's value when set, else the first candidate (relative to ROOT) that exists, else
+    the first one."""
+    if os.environ.get(variable):
+        return os.environ[variable]
+    for candidate in candidates:
+        if (ROOT / candidate).exists():
+            return str(ROOT / candidate)
+    return str(ROOT / candidates[0])
+
+
+def essence2_command():
+    """The essence2 command: ESSENCE2_CLI, else build/essence2, else .build/debug/essence2-cli."""
+    return first_existing("ESSENCE2_CLI", "build/essence2", ".build/debug/essence2-cli")
 
 
 class Checks:
@@ -54,17 +71,19 @@ def text(function):
 
 
 class ReferenceService:
-    """`python -m essence2_service` with its own database in `workdir`: `admin(...)` runs its command, `start()`
-    serves it on a free loopback port (`url`; a restart keeps the port), `stop()` ends it with SIGTERM."""
+    """`python -m essence2_service` with its own database in `workdir`: `admin(...)` runs its command (its `avatar
+    add` checks files with the `essence2` command, default `essence2_command()`), `start()` serves it on a free
+    loopback port (`url`; a restart keeps the port), `stop()` ends it with SIGTERM."""
 
-    def __init__(self, python, workdir, serve_options=(), stderr=None):
+    def __init__(self, python, workdir, serve_options=(), stderr=None, essence2=None):
         self.python, self.db = python, str(Path(workdir) / "service.sqlite3")
         self.serve_options, self.stderr = list(serve_options), stderr
+        self.essence2 = essence2 or essence2_command()
         self.proc, self.port, self.url = None, 0, None
 
     def admin(self, *args):
         out = subprocess.run([self.python, "-m", "essence2_service", "--db", self.db, *args], capture_output=True,
-                             text=True, timeout=60)
+                             text=True, timeout=60, env=dict(os.environ, ESSENCE2_CLI=self.essence2))
         if out.returncode != 0:
             raise RuntimeError(f"essence2_service {' '.join(args)}: {out.stderr.strip()}")
         return out.stdout

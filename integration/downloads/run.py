@@ -4,7 +4,9 @@
 (service/, started here on loopback with `python -m essence2_service --db PATH serve --port 0 --access-log`) and
 a stub of the protocol in the standard library for what the reference never does (wrong bytes, a newer format).
 
-Checks: a good download (the file's sha256 is the service's), a cached second call makes no file request
+Checks: a good download (the file's sha256 is the service's), a character avatar registered with its kind and
+fetched by the command, the library and the Python package (`essence2.sessions.download_avatar`; a damaged copy
+refused by `avatar add` with the library's reason), a cached second call makes no file request
 (the service's access log), a newer version registered under the same code is picked up by the background
 revalidation, a secret not entitled is not handed the cached avatar (the reference service answers it 404, as
 for an unknown code, so that codes do not leak), offline with a cached copy
@@ -12,7 +14,8 @@ for an unknown code, so that codes do not leak), offline with a cached copy
 a newer format_version is refused, and the command's exit statuses (0, 1, 2, 4, 6).
 
 Environment: ESSENCE2_LIB (default build/lib/libessence2.so.1, else .build/debug/libessence2.so), ESSENCE2_CLI
-(default build/essence2, else .build/debug/essence2-cli), SERVICE_PYTHON (default
+(default build/essence2, else .build/debug/essence2-cli; the service's `avatar add` checks with it too),
+SERVICE_PYTHON (default
 build/venv-service/bin/python). Every wait is bounded; prints one line per check and ends with
 "downloads-tests: N passed, M failed"; exits 1 when anything failed.
 """
@@ -32,24 +35,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from service_e2e import ROOT, Checks, ReferenceService, load_library, text  # noqa: E402
-
-
-
-def first_existing(variable, *candidates):
-    if os.environ.get(variable):
-        return os.environ[variable]
-    for candidate in candidates:
-        if (ROOT / candidate).exists():
-            return str(ROOT / candidate)
-    return str(ROOT / candidates[0])
-
+from service_e2e import (ROOT, Checks, ReferenceService, essence2_command, first_existing,  # noqa: E402
+                         load_library, text)
 
 LIB = first_existing("ESSENCE2_LIB", "build/lib/libessence2.so.1", ".build/debug/libessence2.so")
-CLI = first_existing("ESSENCE2_CLI", "build/essence2", ".build/debug/essence2-cli")
+CLI = essence2_command()
 PYTHON = first_existing("SERVICE_PYTHON", "build/venv-service/bin/python")
 GRACE = ROOT / "avatars/grace-hopper.imx"
 ASTRONAUT = ROOT / "avatars/astronaut.imx"
+SQUIRREL = ROOT / "avatars/squirrel.imx"
 
 check = Checks()
 
@@ -78,6 +72,25 @@ def cli(url, secret, *args):
     env = dict(os.environ, ESSENCE2_SERVICE_URL=url, ESSENCE2_API_SECRET=secret or "")
     out = subprocess.run([CLI, "avatar", "get", *args], capture_output=True, text=True, timeout=60, env=env)
     return out.returncode, out.stdout.strip(), out.stderr.strip()
+
+
+def inspect(path):
+    """What `essence2 avatar inspect --json` says of the file (the library's reader)."""
+    out = subprocess.run([CLI, "avatar", "inspect", "--json", str(path)], capture_output=True, text=True, timeout=60)
+    return json.loads(out.stdout)
+
+
+def python_package_download(url, secret, code, directory):
+    """(exit status, output) of the Python package's `essence2.sessions.download_avatar` and `avatar_kind` on the
+    file it returns, in a child process with python/src on its path and this library."""
+    program = ("import sys, essence2\nfrom essence2 import sessions\n"
+               "path = sessions.download_avatar(sys.argv[1], sys.argv[2])\n"
+               "print(path)\nprint(essence2.avatar_kind(path))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python/src"), ESSENCE2_LIBRARY=LIB, ESSENCE2_SERVICE_URL=url,
+               ESSENCE2_API_SECRET=secret)
+    out = subprocess.run([sys.executable, "-c", program, code, str(directory)], capture_output=True, text=True,
+                         timeout=60, env=env)
+    return out.returncode, (out.stdout + out.stderr).strip()
 
 
 # ---- the reference service ----------------------------------------------------------------------------
@@ -137,6 +150,15 @@ def main():
     service.admin("account", "create", "other")
     service.admin("avatar", "add", "grace", str(GRACE))
     service.admin("entitle", "acme", "grace")
+    # A character avatar, checked by the library as the photoreal one is; a damaged copy refused with its reason.
+    added_character = service.admin("avatar", "add", "pup", str(SQUIRREL))
+    service.admin("entitle", "acme", "pup")
+    damaged = Path(work) / "damaged-squirrel.imx"
+    damaged.write_bytes(SQUIRREL.read_bytes()[:5000])
+    try:
+        refused_character = service.admin("avatar", "add", "broken", str(damaged))
+    except RuntimeError as exc:
+        refused_character = str(exc)
     secret = service.admin("secret", "create", "acme").splitlines()[0].strip()
     stranger = service.admin("secret", "create", "other").splitlines()[0].strip()
     service.start()
@@ -169,6 +191,36 @@ def main():
         check("avatar get without CODE: exit 2", status == 2, (status, err))
         status, out, err = cli(service.url, secret, "nobody", "--cache", str(cache))
         check("avatar get of an unknown code: exit 1", status == 1 and "no avatar" in err, (status, err))
+        # A character: registered with its kind, fetched by the command, the library's download (the function
+        # Essence2Kit's and Expression2's downloads call too) and the Python package.
+        check("avatar add of a character: registered, kind character", "kind character" in added_character,
+              added_character)
+        reason = inspect(damaged)
+        check("avatar add of a damaged character: refused with the library's reason",
+              f"is not a valid .imx avatar: {reason['error']} ({reason['error_kind']})" in refused_character,
+              (refused_character, reason))
+        stored = sorted(p.name for p in Path(service.db + ".avatars").iterdir())
+        check("nothing of the damaged character stored (no file, no temporary)",
+              stored == sorted([sha256(GRACE), sha256(SQUIRREL)]), stored)
+        pup = service.metadata(secret, "pup")
+        check("character metadata: its sha256 and format version 1",
+              pup["sha256"] == sha256(SQUIRREL) and pup["format_version"] == 1, pup)
+        status, out, err = cli(service.url, secret, "pup", "--cache", str(cache))
+        check("avatar get of a character: exit 0, its sha256",
+              status == 0 and Path(out).is_file() and sha256(out) == sha256(SQUIRREL), (status, out, err))
+        check("avatar get of a character: the library reads it as a character",
+              status == 0 and inspect(out).get("kind") == "character", out)
+        rc, got = download(service.url, secret, "pup", Path(work) / "cache-c")
+        check("download of a character: its sha256, a character to be_essence2_avatar_kind",
+              rc > 0 and sha256(got) == sha256(SQUIRREL) and lib.be_essence2_avatar_kind(got.encode()) == 1,
+              (rc, got))
+        status, out = python_package_download(service.url, secret, "pup", Path(work) / "cache-python")
+        lines = out.splitlines()
+        check("essence2.sessions.download_avatar of a character: its sha256, avatar_kind character",
+              status == 0 and len(lines) == 2 and sha256(lines[0]) == sha256(SQUIRREL) and lines[1] == "character",
+              out[-500:])
+        status, out, err = cli(service.url, stranger, "pup", "--cache", str(Path(work) / "cache-stranger"))
+        check("avatar get of a character, not entitled: exit 1", status == 1 and "no avatar" in err, (status, err))
         # Not entitled: not handed the cached copy. The reference service answers 404 NOT_FOUND, as for a code
         # that does not exist (docs/service-protocol.md), so the library says "no avatar" (-2, exit 1).
         rc, reason = download(service.url, stranger, "grace", cache)

@@ -11,7 +11,8 @@ sends the final reports.
 
 Environment: ESSENCE2_LIB (default build/lib/libessence2.so.1), AVATAR (default avatars/grace-hopper.imx),
 SERVICE_PYTHON (a python that can `import essence2_service`; default build/venv-service/bin/python, else the
-stub), SESSIONS_STUB=1 forces the stub. Every wait is bounded; prints one line per check and ends with
+stub), ESSENCE2_CLI (the essence2 command the reference service's `avatar add` checks AVATAR with; default
+build/essence2), SESSIONS_STUB=1 forces the stub. Every wait is bounded; prints one line per check and ends with
 "sessions-tests: N passed, M failed"; exits 1 when anything failed.
 """
 import ctypes

@@ -4,13 +4,12 @@ service as a real process (``python -m essence2_service serve --port 0``)."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
 import queue
 import secrets
+import shlex
 import signal
-import struct
 import subprocess
 import sys
 import threading
@@ -28,58 +27,31 @@ from essence2_service.storage import IMX_MAGIC, Store
 STARTUP_TIMEOUT_S = 20
 
 
-def imx_file(sections: list[tuple[str, int, bytes, int]], width: int, height: int, version: int = 1) -> bytes:
-    """An .imx file (docs/imx-format.md) of ``sections`` (name, encoding, stored bytes, decoded length), laid
-    out and checksummed as the writer does."""
-    table = b""
-    offset = 64 + 80 * len(sections)
-    for name, encoding, stored, length in sections:
-        table += struct.pack("<16sIIQQQ32s", name.encode(), encoding, 0, offset, len(stored), length,
-                             hashlib.sha256(stored).digest())
-        offset += len(stored)
-    head = IMX_MAGIC + struct.pack("<IIQII", version, len(sections), offset, width, height)
-    return head + hashlib.sha256(head + table).digest() + table + b"".join(s[2] for s in sections)
-
-
-def imx_sections(width: int = 4, height: int = 4, extra: int = 0) -> list[tuple[str, int, bytes, int]]:
-    """The sections of a small avatar whose structure is valid (its landmarks are not), random pixels, and
-    ``extra`` random bytes in a section of another name (readers ignore it)."""
-    manifest = json.dumps({"format": "essence2-avatar", "version": 1, "name": "test", "width": width,
-                           "height": height, "seed": "0x1", "headBox": [0, 0, 2, 2]}).encode()
-    image = secrets.token_bytes(width * height * 3)
-    mesh = struct.pack("<II", 478, 1) + bytes(12 * 478) + struct.pack("<HHH", 0, 1, 2)
-    mask = rle8(bytes(width * height))
-    sections = [("manifest", 0, manifest, len(manifest)), ("image", 0, image, len(image)),
-                ("landmarks", 0, bytes(16), 16), ("mesh", 0, mesh, len(mesh)),
-                ("headMask", 1, mask, width * height)]
-    if extra:
-        sections.append(("padding", 0, secrets.token_bytes(extra), extra))
-    return sections
-
-
-def rle8(data: bytes) -> bytes:
-    """``data`` in rle8: runs of 3 to 130 equal bytes repeated, the rest as literals (at most 128 a block)."""
-    out, i = bytearray(), 0
-    while i < len(data):
-        run = 1
-        while i + run < len(data) and run < 130 and data[i + run] == data[i]:
-            run += 1
-        if run >= 3:
-            out += bytes([run + 125, data[i]])
-            i += run
-        else:
-            literal = data[i:i + min(128, len(data) - i)]
-            out += bytes([len(literal) - 1]) + literal
-            i += len(literal)
-    return bytes(out)
-
-
 def imx_bytes(version: int = 1, size: int = 4096) -> bytes:
-    """A version 1 .imx file valid in structure (random pixels: unique), of at least ``size`` bytes; for another
-    version, the magic bytes and that version followed by random bytes (registered with --format-version)."""
-    if version != 1:
-        return IMX_MAGIC + version.to_bytes(4, "little") + secrets.token_bytes(size - 12)
-    return imx_file(imx_sections(extra=max(1, size - 6000)), 4, 4)
+    """The magic bytes and ``version`` followed by random bytes (unique): what the service reads of a file itself.
+    Whether it is a valid avatar is the essence2 command's verdict (``stub_essence2``; the real command reads the
+    shipped avatars in test_avatar_add.py)."""
+    return IMX_MAGIC + version.to_bytes(4, "little") + secrets.token_bytes(size - 12)
+
+
+VALID = {"valid": True, "kind": "photoreal", "name": "stub"}
+
+
+def stub_essence2(directory: Path, answer: dict[str, object] | None = None, status: int | None = None,
+                  log: Path | None = None) -> Path:
+    """An ``essence2`` stand-in in ``directory`` whose ``avatar inspect --json FILE`` prints ``answer`` (default:
+    valid, photoreal) and exits ``status`` (default: 0 when valid, else 4, as the command does); with ``log``,
+    each FILE it is given is appended there."""
+    answer = VALID if answer is None else answer
+    status = (0 if answer.get("valid") else 4) if status is None else status
+    command = directory / f"essence2-stub-{secrets.token_hex(4)}"
+    record = f'echo "$4" >> {shlex.quote(str(log))}\n' if log else ""
+    command.write_text(
+        "#!/bin/sh\n"
+        "[ \"$1 $2 $3\" = 'avatar inspect --json' ] || { echo \"stub: unexpected arguments: $*\" >&2; exit 2; }\n"
+        f"{record}echo {shlex.quote(json.dumps(answer))}\nexit {status}\n")
+    command.chmod(0o755)
+    return command
 
 
 @dataclass
@@ -118,11 +90,17 @@ async def populate(db: Path, tmp: Path) -> World:
     return world
 
 
+@pytest.fixture(scope="session")
+def valid_stub(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return stub_essence2(tmp_path_factory.mktemp("stub"))
+
+
 @pytest.fixture(autouse=True)
-def no_inspect_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``avatar add`` without an essence2 command to inspect with (the test files' landmarks are not real), even
-    where one is on PATH; the tests of that check choose one."""
-    monkeypatch.setenv("ESSENCE2_CLI", "")
+def essence2_stub(valid_stub: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``avatar add`` checks with a stand-in that finds every file valid (the tests' files are random bytes after
+    the header), even where a real essence2 is on PATH; the tests of that check choose their command."""
+    monkeypatch.setenv("ESSENCE2_CLI", str(valid_stub))
+    return valid_stub
 
 
 @pytest.fixture

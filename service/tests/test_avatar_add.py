@@ -1,39 +1,39 @@
-"""``avatar add`` checks the file (docs/imx-format.md): the header, the section table within the file, every
-checksum, the sections' lengths and the manifest; with an essence2 command, its ``avatar inspect`` too. A file
-of another version, or without the magic bytes, needs --format-version (and is then unchecked)."""
+"""``avatar add`` checks the file with the library (``essence2 avatar inspect --json``): both kinds of avatar are
+registered with the kind it finds, a file it refuses is refused with its reason, and without the command nothing
+is registered. A file of a version the command does not read, or without the magic bytes, needs --format-version
+(and is then unchecked).
+
+The first tests use stand-ins for the command (``stub_essence2``); the last ones the real command
+(``ESSENCE2_TEST_CLI``, else build/essence2) on the shipped avatars and damaged copies of them, and compare the
+service's reason with what the command says of the same bytes."""
 
 from __future__ import annotations
 
-import hashlib
+import json
 import os
-import shlex
 import shutil
-import stat
-import struct
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import imx_bytes, imx_file, imx_sections
+from conftest import imx_bytes, stub_essence2
 from essence2_service.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
-SHIPPED = REPO / "avatars" / "grace-hopper.imx"
+AVATARS = REPO / "avatars"
+SHIPPED = {"grace-hopper": "photoreal", "astronaut": "photoreal", "squirrel": "character"}
+CHARACTER = {"valid": True, "kind": "character", "name": "Squirrel"}
 
 
-def add(capsys: pytest.CaptureFixture[str], tmp_path: Path, data: bytes, *options: str) -> tuple[int, str]:
+def add(capsys: pytest.CaptureFixture[str], tmp_path: Path, data: bytes, *options: str,
+        name: str = "avatar.imx") -> tuple[int, str]:
     """(exit status, stdout + stderr) of ``avatar add grace FILE`` with ``data`` as the file."""
-    file = tmp_path / "avatar.imx"
+    file = tmp_path / name
     file.write_bytes(data)
     code = main(["--db", str(tmp_path / "db.sqlite3"), "avatar", "add", "grace", str(file), *options])
     out, err = capsys.readouterr()
     return code, out + err
-
-
-def redigest(data: bytes) -> bytes:
-    """``data`` with the header's tableDigest made right again (after a change to the header or the table)."""
-    count = struct.unpack_from("<I", data, 12)[0]
-    return data[:32] + hashlib.sha256(data[:32] + data[64:64 + 80 * count]).digest() + data[64:]
 
 
 def stored_avatars(tmp_path: Path) -> list[str]:
@@ -41,129 +41,187 @@ def stored_avatars(tmp_path: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 
-def test_a_valid_file_is_registered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = add(capsys, tmp_path, imx_bytes())
-    assert code == 0 and "format_version 1" in out, out
-
-
-def test_the_shipped_avatar_is_registered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = add(capsys, tmp_path, SHIPPED.read_bytes())
-    assert code == 0 and "format_version 1" in out, out
-
-
-@pytest.mark.parametrize("cut", [5000, 100, 40])
-def test_a_truncated_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], cut: int) -> None:
-    code, out = add(capsys, tmp_path, SHIPPED.read_bytes()[:cut])
-    assert code == 1 and "error: " in out and "not a valid .imx avatar" in out and "truncated" in out, out
-    assert "Traceback" not in out and stored_avatars(tmp_path) == []  # nothing left behind
-
-
-@pytest.mark.parametrize(("field", "value"), [(24, 10**7), (32, 10**6)], ids=["offset", "stored-length"])
-def test_a_section_table_pointing_past_the_end_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                          field: int, value: int) -> None:
-    data = bytearray(SHIPPED.read_bytes())
-    struct.pack_into("<Q", data, 64 + 80 * 4 + field, value)  # the last section (headMask)
-    code, out = add(capsys, tmp_path, redigest(bytes(data)))
-    assert code == 1 and "past the end of the file" in out and "(corrupt)" in out, out
-    assert stored_avatars(tmp_path) == []
-
-
-@pytest.mark.parametrize(("change", "expected"), [
-    ("table-count", "section table"),
-    ("flip-table", "checksum mismatch in the header and section table"),
-    ("flip-image", "checksum mismatch in section 'image'"),
-    ("trailing", "bytes after"),
-    ("gap", "a gap or an overlap"),
-    ("no-mesh", "'mesh' is missing"),
-    ("image-size", "section 'image' decodes to"),
-    ("manifest", "manifest's size"),
-    ("rle8", "does not decode to exactly"),
-])
-def test_other_malformed_files_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], change: str,
-                                           expected: str) -> None:
-    sections = imx_sections()
-    data = imx_file(sections, 4, 4)
-    if change == "table-count":  # a small file whose header announces 32 sections: the table cannot fit
-        small = imx_file([("manifest", 0, b"{}", 2)], 4, 4)
-        data = redigest(small[:12] + struct.pack("<I", 32) + small[16:])
-    elif change == "flip-table":
-        data = data[:70] + bytes([data[70] ^ 1]) + data[71:]
-    elif change == "flip-image":
-        image_at = struct.unpack_from("<Q", data, 64 + 80 + 24)[0]
-        data = data[:image_at] + bytes([data[image_at] ^ 1]) + data[image_at + 1:]
-    elif change == "trailing":
-        data += b"\0"
-    elif change == "gap":
-        data = bytearray(data)
-        struct.pack_into("<Q", data, 64 + 24, struct.unpack_from("<Q", data, 64 + 24)[0] + 1)
-        data = redigest(bytes(data))
-    elif change == "no-mesh":
-        data = imx_file([s for s in sections if s[0] != "mesh"], 4, 4)
-    elif change == "image-size":
-        data = imx_file([s if s[0] != "image" else ("image", 0, s[2][:-3], len(s[2]) - 3) for s in sections], 4, 4)
-    elif change == "manifest":  # the header says 4x4, the manifest 4x4 too, but the header is made 8x2
-        data = redigest(data[:24] + struct.pack("<II", 8, 2) + data[32:])
-    elif change == "rle8":  # a headMask stream one byte short
-        data = imx_file([s if s[0] != "headMask" else ("headMask", 1, s[2], s[3] + 1) for s in sections], 4, 4)
-    code, out = add(capsys, tmp_path, data)
-    assert code == 1 and "not a valid .imx avatar" in out and expected in out, out
-    assert stored_avatars(tmp_path) == []
-
-
-def test_other_versions_need_format_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    v2 = imx_bytes(2)
-    code, out = add(capsys, tmp_path, v2)
-    assert code == 1 and "version 2" in out and "--format-version 2" in out, out
-    code, out = add(capsys, tmp_path, v2, "--format-version", "3")
-    assert code == 1 and "not --format-version 3" in out, out
-    code, out = add(capsys, tmp_path, v2, "--format-version", "2")
-    assert code == 0 and "format_version 2" in out, out
-    # A version 1 file is checked even with --format-version 1.
-    code, out = add(capsys, tmp_path, SHIPPED.read_bytes()[:5000], "--format-version", "1")
-    assert code == 1 and "truncated" in out, out
-    # Not an .imx file at all: only with --format-version (unchecked), as before.
-    code, out = add(capsys, tmp_path, b"something else entirely")
-    assert code == 1 and "not an .imx file" in out, out
-    assert add(capsys, tmp_path, b"something else entirely", "--format-version", "7")[0] == 0
-
-
-def fake_essence2(tmp_path: Path, status: int, line: str) -> Path:
-    command = tmp_path / "essence2"
-    command.write_text(f"#!/bin/sh\n[ \"$1 $2\" = 'avatar inspect' ] || exit 2\necho \"file: $3\"\n"
-                       f"echo {shlex.quote(line)}\nexit {status}\n")
-    command.chmod(command.stat().st_mode | stat.S_IXUSR)
+def script(tmp_path: Path, name: str, body: str) -> Path:
+    command = tmp_path / name
+    command.write_text("#!/bin/sh\n" + body)
+    command.chmod(0o755)
     return command
 
 
-def test_the_essence2_command_inspects_the_file_too(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    invalid = fake_essence2(tmp_path, 4, "status: INVALID (corrupt): landmark 'chin' lies outside the portrait")
-    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(invalid))
-    assert code == 1 and "landmark 'chin' lies outside the portrait (corrupt)" in out, out
-    monkeypatch.setenv("ESSENCE2_CLI", str(invalid))  # the default command
-    assert add(capsys, tmp_path, imx_bytes())[0] == 1
-    assert add(capsys, tmp_path, imx_bytes(), "--no-inspect")[0] == 0
-    monkeypatch.setenv("ESSENCE2_CLI", "")
-    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")  # empty: not even from PATH
-    assert add(capsys, tmp_path, imx_bytes())[0] == 0
-    monkeypatch.delenv("ESSENCE2_CLI")  # then essence2 on PATH
-    assert add(capsys, tmp_path, imx_bytes())[0] == 1
-    broken = tmp_path / "broken"
-    broken.write_text("#!/bin/sh\necho 'cannot load libessence2' >&2\nexit 127\n")
-    broken.chmod(0o755)
-    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(broken))
-    assert code == 1 and "exit 127" in out and "cannot load libessence2" in out, out
-    valid = fake_essence2(tmp_path, 0, "status: valid")
-    assert add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(valid))[0] == 0
+# -- with stand-ins for the command --------------------------------------------------------------------------
 
+
+def test_the_kind_the_library_finds_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(stub_essence2(tmp_path, CHARACTER)))
+    assert code == 0 and "format_version 1 kind character" in out, out
+    assert len(stored_avatars(tmp_path)) == 1
+    code, out = add(capsys, tmp_path, imx_bytes())  # the fixture's stand-in: photoreal
+    assert code == 0 and "format_version 1 kind photoreal" in out, out
+
+
+def test_a_file_the_library_refuses_is_refused_with_its_reason(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    refusal = {"valid": False, "error": "rig point 'left_eye' lies outside the 416x720 frame", "error_kind": "corrupt"}
+    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(stub_essence2(tmp_path, refusal)))
+    assert code == 1 and out.startswith("error: ") and "Traceback" not in out, out
+    assert (f"avatar.imx is not a valid .imx avatar: rig point 'left_eye' lies outside the 416x720 frame (corrupt)"
+            in out), out
+    assert stored_avatars(tmp_path) == []  # nothing left behind
+
+
+def test_the_check_reads_the_copy_that_is_registered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "inspected"
+    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(stub_essence2(tmp_path, log=log)))
+    assert code == 0, out
+    inspected = Path(log.read_text().strip())
+    assert inspected.parent == tmp_path / "db.sqlite3.avatars" and inspected != tmp_path / "avatar.imx"
+    # The library names the path it read in some reasons: the operator is shown the file given.
+    large = script(tmp_path, "large", "printf '{\"valid\": false, \"error\": \"%s has 300000000 bytes, more than "
+                                      "the limit\", \"error_kind\": \"tooLarge\"}' \"$4\"\nexit 4\n")
+    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(large))
+    assert code == 1 and f"{tmp_path / 'avatar.imx'} has 300000000 bytes, more than the limit (tooLarge)" in out, out
+    assert len(stored_avatars(tmp_path)) == 1  # the first file only
+
+
+def test_without_the_command_nothing_is_registered(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    for value in (None, ""):  # unset, or empty: essence2 on PATH, and there is none
+        if value is None:
+            monkeypatch.delenv("ESSENCE2_CLI")
+        else:
+            monkeypatch.setenv("ESSENCE2_CLI", value)
+        code, out = add(capsys, tmp_path, imx_bytes())
+        assert code == 1 and "cannot check" in out and "no essence2 command" in out and "--inspect-with" in out \
+            and "ESSENCE2_CLI" in out, out
+        assert stored_avatars(tmp_path) == []
+
+
+def test_where_the_command_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """--inspect-with, else $ESSENCE2_CLI (not empty), else essence2 on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    on_path = stub_essence2(bin_dir, {"valid": True, "kind": "on-path", "name": "x"})
+    on_path.rename(bin_dir / "essence2")
+    from_env = stub_essence2(tmp_path, {"valid": True, "kind": "from-env", "name": "x"})
+    given = stub_essence2(tmp_path, {"valid": True, "kind": "given", "name": "x"})
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("ESSENCE2_CLI", str(from_env))
+    assert "kind given" in add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(given))[1]
+    assert "kind from-env" in add(capsys, tmp_path, imx_bytes())[1]
+    monkeypatch.setenv("ESSENCE2_CLI", "")
+    assert "kind on-path" in add(capsys, tmp_path, imx_bytes())[1]
+    monkeypatch.delenv("ESSENCE2_CLI")
+    assert "kind on-path" in add(capsys, tmp_path, imx_bytes())[1]
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("echo 'cannot load libessence2.so.1' >&2\nexit 127\n", "exit 127: cannot load libessence2.so.1"),
+    ("echo 'status: valid'\nexit 0\n", "did not answer with its verdict (exit 0: status: valid)"),
+    ("echo '{\"valid\": true}'\nexit 4\n", "did not answer with its verdict (exit 4"),
+    ("echo '[1, 2]'\nexit 0\n", "did not answer with its verdict"),
+    ("echo 'essence2 avatar inspect: expects exactly one file' >&2\nexit 2\n", "essence2 1.4 and later"),
+], ids=["exit-127", "text", "valid-but-exit-4", "not-an-object", "older-command"])
+def test_a_command_that_gives_no_verdict_registers_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          body: str, expected: str) -> None:
+    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(script(tmp_path, "broken", body)))
+    assert code == 1 and "cannot check" in out and expected in out and "Traceback" not in out, out
+    assert stored_avatars(tmp_path) == []
+    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", str(tmp_path / "nonexistent"))
+    assert code == 1 and "cannot run" in out and "No such file" in out, out
+
+
+def test_other_versions_need_format_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    newer = stub_essence2(tmp_path, {"valid": False, "error": "unsupported .imx version 2 (this library reads "
+                                     "version 1): use a newer essence2", "error_kind": "version"})
+    v2 = imx_bytes(2)
+    code, out = add(capsys, tmp_path, v2, "--inspect-with", str(newer))
+    assert code == 1 and "version 2" in out and "unsupported .imx version 2 (this library reads version 1)" in out \
+        and "--format-version 2" in out, out
+    code, out = add(capsys, tmp_path, v2, "--format-version", "3", "--inspect-with", str(newer))
+    assert code == 1 and "not --format-version 3" in out, out
+    code, out = add(capsys, tmp_path, v2, "--format-version", "2", "--inspect-with", str(newer))
+    assert code == 0 and "format_version 2 unchecked" in out, out
+    # A file the command reads is checked even with --format-version.
+    corrupt = stub_essence2(tmp_path, {"valid": False, "error": "truncated", "error_kind": "truncated"})
+    code, out = add(capsys, tmp_path, imx_bytes(), "--format-version", "1", "--inspect-with", str(corrupt))
+    assert code == 1 and "not a valid .imx avatar: truncated (truncated)" in out, out
+    # Not an .imx file at all: the library's reason, and only with --format-version (unchecked).
+    not_avatar = stub_essence2(tmp_path, {"valid": False, "error": "not an .imx avatar file (wrong magic bytes)",
+                                          "error_kind": "notAvatar"})
+    code, out = add(capsys, tmp_path, b"something else entirely", "--inspect-with", str(not_avatar))
+    assert code == 1 and "wrong magic bytes) (notAvatar)" in out and "--format-version" in out, out
+    code, out = add(capsys, tmp_path, b"something else entirely", "--format-version", "7")
+    assert code == 0 and "format_version 7 unchecked" in out, out
+
+
+# -- with the real command -----------------------------------------------------------------------------------
 
 REAL_CLI = os.environ.get("ESSENCE2_TEST_CLI") or str(REPO / "build" / "essence2")
+real = pytest.mark.skipif(not shutil.which(REAL_CLI),
+                          reason="no built essence2 command (make build, or ESSENCE2_TEST_CLI)")
 
 
-@pytest.mark.skipif(not shutil.which(REAL_CLI), reason="no built essence2 command (make build, or ESSENCE2_TEST_CLI)")
-def test_the_real_essence2_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = add(capsys, tmp_path, SHIPPED.read_bytes(), "--inspect-with", REAL_CLI)
-    assert code == 0, out
-    # Valid in structure, but its landmarks are zeros: the engine's reader refuses it.
-    code, out = add(capsys, tmp_path, imx_bytes(), "--inspect-with", REAL_CLI)
-    assert code == 1 and "not a valid .imx avatar" in out, out
+def library_verdict(tmp_path: Path, data: bytes) -> dict[str, object]:
+    """What ``essence2 avatar inspect --json`` says of ``data``, run here directly."""
+    file = tmp_path / "direct.imx"
+    file.write_bytes(data)
+    run = subprocess.run([REAL_CLI, "avatar", "inspect", "--json", str(file)], capture_output=True, text=True,
+                         timeout=60)
+    answer = json.loads(run.stdout)
+    assert isinstance(answer, dict)
+    return answer
+
+
+@real
+@pytest.mark.parametrize("avatar", sorted(SHIPPED))
+def test_the_shipped_avatars_are_registered_with_their_kind(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            avatar: str) -> None:
+    code, out = add(capsys, tmp_path, (AVATARS / f"{avatar}.imx").read_bytes(), "--inspect-with", REAL_CLI)
+    assert code == 0 and f"format_version 1 kind {SHIPPED[avatar]}" in out, out
+    assert len(stored_avatars(tmp_path)) == 1
+
+
+def damage(data: bytes, how: str) -> bytes:
+    """``data`` damaged as a transfer or a disk could: cut, a bit flipped, a byte added."""
+    middle = len(data) // 2
+    return {
+        "cut-5000": data[:5000], "cut-40": data[:40], "cut-last-byte": data[:-1],
+        "flip-in-table": data[:70] + bytes([data[70] ^ 1]) + data[71:],
+        "flip-in-middle": data[:middle] + bytes([data[middle] ^ 1]) + data[middle + 1:],
+        "flip-last-byte": data[:-1] + bytes([data[-1] ^ 1]), "byte-added": data + b"\0",
+    }[how]
+
+
+@real
+@pytest.mark.parametrize("how", ["cut-5000", "cut-40", "cut-last-byte", "flip-in-table", "flip-in-middle",
+                                 "flip-last-byte", "byte-added"])
+@pytest.mark.parametrize("avatar", ["grace-hopper", "squirrel"])
+def test_a_damaged_avatar_is_refused_with_the_library_s_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               avatar: str, how: str) -> None:
+    data = damage((AVATARS / f"{avatar}.imx").read_bytes(), how)
+    verdict = library_verdict(tmp_path, data)
+    assert verdict["valid"] is False and verdict["error_kind"] in ("truncated", "checksum", "corrupt"), verdict
+    code, out = add(capsys, tmp_path, data, "--inspect-with", REAL_CLI)
+    assert code == 1 and "Traceback" not in out, out
+    assert f"avatar.imx is not a valid .imx avatar: {verdict['error']} ({verdict['error_kind']})" in out, (out, verdict)
+    assert stored_avatars(tmp_path) == []
+
+
+@real
+def test_the_library_s_reason_for_other_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for data in (b"", b"something else entirely"):
+        verdict = library_verdict(tmp_path, data)
+        code, out = add(capsys, tmp_path, data, "--inspect-with", REAL_CLI)
+        assert code == 1 and f"{verdict['error']} ({verdict['error_kind']})" in out, (out, verdict)
+    newer = bytearray((AVATARS / "squirrel.imx").read_bytes())
+    newer[8:12] = (2).to_bytes(4, "little")  # the header's format version
+    verdict = library_verdict(tmp_path, bytes(newer))
+    assert verdict["error_kind"] == "version", verdict
+    code, out = add(capsys, tmp_path, bytes(newer), "--inspect-with", REAL_CLI)
+    assert code == 1 and f"{verdict['error']} (version)" in out and "--format-version 2" in out, out
+    code, out = add(capsys, tmp_path, bytes(newer), "--inspect-with", REAL_CLI, "--format-version", "2")
+    assert code == 0 and "format_version 2 unchecked" in out, out

@@ -10,7 +10,6 @@ import asyncio
 import json
 import logging
 import os
-import shutil
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -105,14 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("file", type=Path)
     add.add_argument("--name", help="the name shown to clients (default: the file's name)")
     add.add_argument("--format-version", type=int,
-                     help="default: read from the .imx header; needed (and then unchecked) for a file of "
-                          "another version than 1 or without the .imx magic bytes")
-    inspect = add.add_mutually_exclusive_group()
-    inspect.add_argument("--inspect-with", metavar="COMMAND",
-                         help="the essence2 command whose 'avatar inspect' checks the file too (default: "
-                              "$ESSENCE2_CLI, else essence2 on PATH, if any)")
-    inspect.add_argument("--no-inspect", action="store_true",
-                         help="only this service's own checks of the structure and checksums")
+                     help="default: read from the .imx header; needed (and then unchecked) for a file of a "
+                          "version the essence2 command does not read, or without the .imx magic bytes")
+    add.add_argument("--inspect-with", metavar="COMMAND",
+                     help="the essence2 command whose 'avatar inspect --json' checks the file (default: "
+                          "$ESSENCE2_CLI, else essence2 on PATH; without one no .imx file is registered)")
 
     entitle = sub.add_parser("entitle", parents=[common], help="let an account use an avatar (all its versions)")
     entitle.add_argument("account")
@@ -229,24 +225,11 @@ async def _secret_revoke(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _inspect_command(args: argparse.Namespace) -> str | None:
-    """The essence2 command to check avatars with: --inspect-with, else $ESSENCE2_CLI (empty: none), else
-    essence2 on PATH; None with --no-inspect or when there is none."""
-    if args.no_inspect:
-        return None
-    if args.inspect_with:
-        return str(args.inspect_with)
-    env = os.environ.get("ESSENCE2_CLI")
-    if env is not None:
-        return env or None
-    return shutil.which("essence2")
-
-
 async def _avatar_add(store: Store, args: argparse.Namespace) -> int:
-    command = _inspect_command(args)
-    avatar = await store.add_avatar(args.code, args.file, args.name, args.format_version, command)
+    avatar = await store.add_avatar(args.code, args.file, args.name, args.format_version, args.inspect_with)
+    checked = f"kind {avatar.kind}" if avatar.kind else "unchecked"
     print(f"avatar {avatar.code!r}: {avatar.name!r} sha256 {avatar.sha256} size {avatar.size} "
-          f"format_version {avatar.format_version}")
+          f"format_version {avatar.format_version} {checked}")
     return 0
 
 

@@ -72,6 +72,10 @@ class Avatar:
     sha256: str
     size: int
     format_version: int
+    # Which engine the library said the file is for when it was added ("character" or "photoreal"): not stored
+    # (the protocol does not carry it, the client's library reads it from the file); None when read back, or for
+    # a file registered unchecked.
+    kind: str | None = None
 
     def metadata(self) -> dict[str, object]:
         return {
@@ -250,12 +254,13 @@ class Store:
     ) -> Avatar:
         """Registers ``file`` as a version of ``code``.
 
-        A file with the .imx magic bytes and format version 1 is checked first (``imx.check_structure``: the
-        header, the section table within the file, every checksum, the sections' lengths and the manifest), and
-        with ``inspect_with``, the path of the ``essence2`` command, by the engine's own reader too (``essence2
-        avatar inspect``: the landmarks and mesh as well). A file of another version, or without the magic
-        bytes, is registered only with an explicit ``format_version`` (it must be the header's), unchecked.
-        The checks run on the copy that is then registered, not on ``file``, which could change meanwhile.
+        A file with the .imx magic bytes is checked by the library: ``inspect_with``, the path of the ``essence2``
+        command (default: ``imx.default_command()``, ``$ESSENCE2_CLI`` else ``essence2`` on PATH), runs ``avatar
+        inspect --json`` on it, every check of the library's reader for both kinds of avatar, and a file it
+        refuses is refused with its reason. Without a command nothing is registered. A file of a format version
+        that command does not read, or without the magic bytes, is registered only with an explicit
+        ``format_version`` (it must be the header's), unchecked. The check runs on the copy that is then
+        registered, not on ``file``, which could change meanwhile.
         """
         if not CODE_PATTERN.match(code):
             raise StoreError("an avatar code is 1 to 64 of A-Z a-z 0-9 . _ - (starting with a letter or digit)")
@@ -285,8 +290,8 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot read {file}: {exc.strerror or exc}") from None
         try:
-            format_version = await asyncio.to_thread(_check_avatar, file, Path(tmp.name), format_version,
-                                                     inspect_with)
+            version, kind = await asyncio.to_thread(_check_avatar, file, Path(tmp.name), format_version,
+                                                    inspect_with)
         except BaseException:
             os.unlink(tmp.name)
             raise
@@ -300,11 +305,11 @@ class Store:
             cur = await db.execute(
                 "INSERT INTO avatars (code, name, sha256, size, format_version, added_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (code, name, sha256, size, format_version, now()),
+                (code, name, sha256, size, version, now()),
             )
             avatar_id = cur.lastrowid
         assert avatar_id is not None
-        return Avatar(avatar_id, code, name, sha256, size, format_version)
+        return Avatar(avatar_id, code, name, sha256, size, version, kind)
 
     async def entitle(self, account_name: str, code: str) -> bool:
         """Entitles the account to every version of the avatar code; False when it already was."""
@@ -455,30 +460,43 @@ class Store:
         return ReportResult(ReportOutcome.OK, billed, final)
 
 
-def _check_avatar(file: Path, copy: Path, format_version: int | None, inspect_with: str | None) -> int:
-    """The format version to register ``copy`` (of ``file``) with, after the checks of ``Store.add_avatar``."""
+def _check_avatar(file: Path, copy: Path, format_version: int | None,
+                  inspect_with: str | None) -> tuple[int, str | None]:
+    """The format version to register ``copy`` (of ``file``) with and the kind the library found (None when
+    registered unchecked), after the checks of ``Store.add_avatar``."""
     try:
         version = imx.read_version(copy)
     except OSError as exc:
         raise StoreError(f"cannot read {copy}: {exc.strerror or exc}") from None
-    if version is None:
-        if format_version is None:
-            raise StoreError(f"{file} is not an .imx file (give --format-version to register it anyway)")
-        return format_version
-    if format_version is not None and format_version != version:
-        raise StoreError(f"{file} is .imx format version {version}, not --format-version {format_version}")
-    if version != imx.VERSION:
-        if format_version is None:
-            raise StoreError(f"{file} is .imx format version {version}; this service checks version {imx.VERSION} "
-                             f"files only: give --format-version {version} to register it unchecked")
-        return version
+    if format_version is not None:
+        if version is None:
+            return format_version, None  # not an .imx file: registered unchecked, as asked
+        if format_version != version:
+            raise StoreError(f"{file} is .imx format version {version}, not --format-version {format_version}")
+    command = inspect_with or imx.default_command()
+    if not command:
+        raise StoreError(f"cannot check {file}: no essence2 command to read it with (give --inspect-with "
+                         f"PATH/TO/essence2, set {imx.COMMAND_ENV}, or put essence2 on PATH; the library reads the "
+                         f".imx format, this service does not)")
     try:
-        imx.check_structure(copy)
-        if inspect_with:
-            imx.inspect(inspect_with, copy)
+        verdict = imx.inspect(command, copy)
+    except imx.InspectFailed as exc:
+        raise StoreError(f"cannot check {file}: {exc}") from None
     except imx.ImxError as exc:
-        raise StoreError(f"{file} is not a valid .imx avatar: {exc.reason} ({exc.kind})") from None
-    return version
+        reason = f"{exc.reason.replace(str(copy), str(file))} ({exc.kind})"  # the library names the copy
+        if version is None:
+            raise StoreError(f"{file} is not a valid .imx avatar: {reason}; give --format-version to register it "
+                             f"anyway, unchecked") from None
+        if exc.kind == "version":
+            if format_version is not None:
+                return version, None
+            raise StoreError(f"{file} is .imx format version {version}, which {command} does not read: {reason}; "
+                             f"give --format-version {version} to register it unchecked") from None
+        raise StoreError(f"{file} is not a valid .imx avatar: {reason}") from None
+    if version is None:  # read by the library, but without the header this service takes the version from
+        raise StoreError(f"{file} is a {verdict.kind} avatar to {command}, but has no .imx header to read its "
+                         f"format version from: give --format-version")
+    return version, verdict.kind
 
 
 def _create_private(path: Path) -> None:
