@@ -219,7 +219,7 @@ test-gst: $(GST_PLUGIN) $(OUT)/gst/test_gst $(GST_UBSAN)
 	GST_BUILD=$(OUT)/gst-ubsan UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 integration/gst/run.sh
 
 # The reference service (service/, Python): its own venv in build/venv-service, pytest with a schemathesis run.
-test-service:
+test-service: build
 	service/run_tests.sh -q
 
 # The service under load (service/tests/loadtest.py): 200 engines' sessions and 10,000 usage reports on loopback,

@@ -45,7 +45,9 @@ PY
     for i in $(seq 0 9); do list+=("$(printf "$1/$2" $(( $3 + i * $4 )))"); done
     row "$5" "${list[@]}"
   }
-  poses=("$picture")
+  ffmpeg -loglevel error -y -i "$picture" -filter_complex \
+    "color=white:s=16x16[w];[w][0]scale2ref[w][p];[w][p]overlay=format=auto,format=rgb24" -frames:v 1 "$work/$name-source.png"
+  poses=("$work/$name-source.png")
   for p in rest blink_half blink a e i o u m; do poses+=("$work/$name-poses/pose_$p.png"); done
   row "$work/$name-row1.png" "${poses[@]}"
   tile "$work/$name-idle" "idle_%05d.png" 0 8 "$work/$name-row2.png"

@@ -179,6 +179,21 @@ fails_with 4 "outside" "render of a crafted character (valid checksums, a point 
 run 4 avatar inspect "$T/crafted.imx" && grep -q "INVALID" "$T/out"
 verdict "avatar inspect says INVALID for it, exit 4"
 
+# ---- pictures and rigs too large for a character ----------------------------------------------------------
+python3 - "$T/huge.png" <<'PY'
+import struct, sys, zlib
+w = h = 8192
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+raw = zlib.compress((b"\0" + b"\xff" * (w * 4)) * h, 9)
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+                             + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+PY
+fails_with 1 "more than 16777216 pixels" "an 8192x8192 picture is refused from its header (a character's picture: at most 4096x4096)" \
+    avatar build "$T/huge.png" --character -o "$T/huge.imx"
+fails_with 1 "3072x3072" "a character frame over 3072x3072 is refused with the reason" \
+    avatar build $SRC/squirrel.png --character --points $SRC/squirrel.points.json --size 4096x4096 -o "$T/big.imx"
+
 # ---- characters as they are drawn -------------------------------------------------------------------
 # Every build of the 14 development pictures the command is sure of, and every build from the hand labels: the
 # rest frame is the picture, a full blink keeps 0.15 of the open eye box's contrast and leaves none of the eye's

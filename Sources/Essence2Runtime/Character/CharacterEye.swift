@@ -155,8 +155,20 @@ extension CharacterEye {
         var region = Self.flood(differs, width: w, height: h, from: seeds(differs))
         guard region.contains(true) else { self = none(skin, .hidden); return }
         if Self.isOpaque(region, width: w, height: h, eyeDistance: ed, colour: colour) { self = none(skin, .opaque); return }
-        // Joined to hair, a brow, a glasses frame or the head's outline (it reaches the window's edge): leave out
-        // one of the colours it reaches the edge in (the four commonest, in bins of 32 levels a channel), the one
+        // Joined to the head's outline, hair or a brow by a line (it reaches the window's edge): cut thin bridges
+        // with an opening (erode, flood, grow back) and keep that when it no longer reaches the edge.
+        if Self.touchesEdge(region, width: w, height: h) {
+            let e = max(1, Int((0.03 * ed).rounded()))
+            let eroded = Self.distances(to: region.map { !$0 }, width: w, height: h).map { Int($0) > e }
+            let core = Self.flood(eroded, width: w, height: h, from: seeds(eroded))
+            if core.contains(true) {
+                let grown = Self.distances(to: core, width: w, height: h)
+                let opened = zip(grown, region).map { Int($0.0) <= e + 1 && $0.1 }
+                if !Self.touchesEdge(opened, width: w, height: h) { region = opened }
+            }
+        }
+        // Still joined, broadly (a glasses frame the eye's white touches along its length): leave out one of the
+        // colours it reaches the edge in (the four commonest, in bins of 32 levels a channel), the one
         // that leaves the most of the eye without reaching the edge.
         if Self.touchesEdge(region, width: w, height: h) {
             var edgeBins: [Int: (count: Int, sum: SIMD3<Float>)] = [:]
@@ -184,25 +196,13 @@ extension CharacterEye {
             }
             if let best { region = best }
         }
-        // Still joined: cut thin bridges with an opening (erode, flood, grow back) and keep that when it no
-        // longer reaches the edge.
         if Self.touchesEdge(region, width: w, height: h) {
-            let e = max(1, Int((0.03 * ed).rounded()))
-            let eroded = Self.distances(to: region.map { !$0 }, width: w, height: h).map { Int($0) > e }
-            let core = Self.flood(eroded, width: w, height: h, from: seeds(eroded))
-            if core.contains(true) {
-                let grown = Self.distances(to: core, width: w, height: h)
-                let opened = zip(grown, region).map { Int($0.0) <= e + 1 && $0.1 }
-                if !Self.touchesEdge(opened, width: w, height: h) { region = opened }
-            }
-            if Self.touchesEdge(region, width: w, height: h) {
-                // Still joined: keep the part within an ellipse of the hint around the point.
-                let ax = max(2.4 * r, 2), ay = max(1.6 * r, 2)
-                for y in 0..<h {
-                    for x in 0..<w where region[y * w + x] {
-                        let dx = (Float(x) - ox) / ax, dy = (Float(y) - oy) / ay
-                        if dx * dx + dy * dy > 1 { region[y * w + x] = false }
-                    }
+            // Still joined: keep the part within an ellipse of the hint around the point.
+            let ax = max(2.4 * r, 2), ay = max(1.6 * r, 2)
+            for y in 0..<h {
+                for x in 0..<w where region[y * w + x] {
+                    let dx = (Float(x) - ox) / ax, dy = (Float(y) - oy) / ay
+                    if dx * dx + dy * dy > 1 { region[y * w + x] = false }
                 }
             }
         }
@@ -248,7 +248,24 @@ extension CharacterEye {
         let lidLuma = Self.luma(lid)
         let ranked = members.sorted { abs(Self.luma($0) - lidLuma) > abs(Self.luma($1) - lidLuma) }
         line = Self.median(Array(ranked.prefix(max(1, ranked.count / 8))))
-        lineWidth = min(max(0.1 * boxW, 0.06 * ed, 1.5), max(0.45 * boxH, 1.5))
+        // The line's weight: the picture's own, the run of line-coloured pixels up from the eye's lower edge in
+        // the middle half of its columns (their median), at least 7 % of the eye's width and 4.5 % of the eye
+        // distance (so that a closed eye keeps a visible line), at most 30 % of its height.
+        var runs: [Int] = []
+        for x in (lo.x + (hi.x - lo.x) / 4)...(lo.x + 3 * (hi.x - lo.x) / 4) {
+            guard let bottomRow = (lo.y...hi.y).last(where: { region[$0 * w + x] }) else { continue }
+            var run = 0
+            var y = bottomRow
+            while y >= lo.y, region[y * w + x] {
+                let d = colour(x, y) - line
+                guard abs(d.x) + abs(d.y) + abs(d.z) < 90 else { break }
+                run += 1
+                y -= 1
+            }
+            runs.append(run)
+        }
+        let own = runs.isEmpty ? 0 : Float(runs.sorted()[runs.count / 2])
+        lineWidth = min(max(own, 0.07 * boxW, 0.045 * ed, 1.5), max(0.3 * boxH, 1.5))
         self.lid = lid
         drawing = .open
 

@@ -18,7 +18,8 @@ extension CharacterRenderer {
         let lineWidth = max(1.2, 0.07 * halfWidth)
         let brows = [rig.leftBrow, rig.rightBrow].compactMap { $0 }
         let browRadius = max(0.3 * rig.eyeDistance, 3)
-        let eyes = self.eyes
+        let leftEye = eyes[0], rightEye = eyes[1]
+        let leftCloses = leftEye.closes, rightCloses = rightEye.closes
         let lineAlphaScale = rig.mouth == .absent ? smoothstep(0.5, 3, f.upper + f.lower) : 1
         let row = width * 3
         for y in rows {
@@ -50,21 +51,11 @@ extension CharacterRenderer {
                 var overlay = SIMD3<Float>(0, 0, 0)
                 var overlayAlpha: Float = 0
                 if f.blink > 0.02 {
-                    for eye in eyes where eye.closes {
-                        let (cover, line) = eye.lid(at: q, blink: f.blink)
-                        guard cover > 0 || line > 0 else { continue }
-                        let a = max(cover, line)
-                        // The lid's skin: the picture just above the eye, mirrored, where it is of the lid's
-                        // colour (fur, shading, a sketch's strokes), else the lid's colour.
-                        var skin = eye.lid
-                        if let m = eye.lidSource(at: q) {
-                            let t = bilinear(m, maxX: maxX, maxY: maxY, row: row)
-                            let d = t - eye.lid
-                            if abs(d.x) + abs(d.y) + abs(d.z) < 45 { skin = t }
-                        }
-                        overlay = (skin * cover * (1 - line) + eye.line * line) / a
-                        overlayAlpha = a
-                    }
+                    // Each eye passed by reference (a copy per pixel would retain its arrays).
+                    if leftCloses { lid(leftEye, at: q, blink: f.blink, maxX: maxX, maxY: maxY, row: row,
+                                        overlay: &overlay, alpha: &overlayAlpha) }
+                    if rightCloses { lid(rightEye, at: q, blink: f.blink, maxX: maxX, maxY: maxY, row: row,
+                                         overlay: &overlay, alpha: &overlayAlpha) }
                 }
                 // Brows lift: what is below comes up.
                 if f.browLift > 0.05 {
@@ -80,14 +71,6 @@ extension CharacterRenderer {
                 var lineAlpha: Float = 0
                 if f.mouthMoves, hb > 0 {
                     let still = q
-                    defer {
-                        if hb < 255 {
-                            let h = Float(hb) * (1 / 255)
-                            q = still + (q - still) * h
-                            lineAlpha *= h
-                            if hb < 128 { interior = nil }
-                        }
-                    }
                     let rel = q - mouthMid
                     let u = rel.x * mouthAxis.x + rel.y * mouthAxis.y
                     let along = rel.x * mouthNormal.x + rel.y * mouthNormal.y
@@ -126,6 +109,12 @@ extension CharacterRenderer {
                         let tsn = us / halfWidth
                         let lineVs = bend * max(0, 1 - tsn * tsn)
                         q = mouthMid + mouthAxis * us + mouthNormal * (vs + lineVs)
+                        if hb < 255 {
+                            let h = Float(hb) * (1 / 255)
+                            q = still + (q - still) * h
+                            lineAlpha *= h
+                            if hb < 128 { interior = nil }
+                        }
                     }
                 }
                 // Sample the picture (bilinear), then lay the drawn parts over it.
@@ -160,6 +149,25 @@ extension CharacterRenderer {
         let qx = Float(x) + (pivot.x + f.cosRoll * dx + f.sinRoll * dy - Float(x)) * h - f.parallax.x * pw
         let qy = Float(y) + (pivot.y - f.sinRoll * dx + f.cosRoll * dy - Float(y)) * h - f.parallax.y * pw
         return SIMD2(qx, qy)
+    }
+
+    /// The lid of `eye` at head point `q` for closure `blink`: its colour and alpha into `overlay` and `alpha`
+    /// where it covers anything. The lid's skin is the picture just above the eye, mirrored, where that is of
+    /// the lid's colour (fur, shading, a sketch's strokes), else the lid's colour; its line the eye's own.
+    @inline(__always)
+    func lid(_ eye: borrowing CharacterEye, at q: SIMD2<Float>, blink: Float, maxX: Float, maxY: Float, row: Int,
+             overlay: inout SIMD3<Float>, alpha: inout Float) {
+        let (cover, line) = eye.lid(at: q, blink: blink)
+        guard cover > 0 || line > 0 else { return }
+        let a = max(cover, line)
+        var skin = eye.lid
+        if let m = eye.lidSource(at: q) {
+            let t = bilinear(m, maxX: maxX, maxY: maxY, row: row)
+            let d = t - eye.lid
+            if abs(d.x) + abs(d.y) + abs(d.z) < 45 { skin = t }
+        }
+        overlay = (skin * cover * (1 - line) + eye.line * line) / a
+        alpha = a
     }
 
     /// The picture at `q` (clamped to the frame), bilinear, as floats (B, G, R).

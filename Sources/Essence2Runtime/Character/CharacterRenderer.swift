@@ -217,9 +217,9 @@ package final class CharacterRenderer: FrameDrawing {
         let moved = frame.headReach(self)
         let kept = max(moved, previous?.reach ?? 0)
         let rows = y1 - y0
-        // Bands of at most 96 rows, so that a cancellation (the engine stopping) is seen within a few
-        // milliseconds whatever the frame's size; up to four draw at once.
-        let bands = max(min(4, max(1, rows / 48)), (rows + 95) / 96)
+        // Four bands (fewer on small regions), and more on large frames so that none is over 256 rows: a
+        // cancellation (the engine stopping) is seen between bands, within milliseconds whatever the frame's size.
+        let bands = max(min(4, max(1, rows / 48)), (rows + 255) / 256)
         let cancellation = self.cancellation
         let drawBand: (Int) -> Void = { band in
             if cancellation?.isCancelled == true { return }

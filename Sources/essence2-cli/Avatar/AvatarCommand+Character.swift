@@ -33,7 +33,7 @@ extension AvatarCommand {
                                builder: String = "essence2 avatar build --character") throws -> Int32 {
         try FileCheck.requireWritableOutput(output, option: "-o")
         if let savePoints { try FileCheck.requireWritableOutput(savePoints, option: "--save-points") }
-        let image = try ImageDecoder.decode(path: picture)
+        let image = try ImageDecoder.decode(path: picture, maxPixels: ImageDecoder.maxCharacterPixels)
         reportOrientation(of: image)
         let backdrop = try characterBackdrop(background)
         var info: [String: String] = ["builder": builder, "picture": URL(fileURLWithPath: picture).lastPathComponent]

@@ -40,7 +40,7 @@ enum RigCommand {
     private static func edit(_ options: RigOptions) throws -> Int32 {
         try FileCheck.requireWritableOutput(options.output, option: "-o")
         try FileCheck.requireWritableOutput(options.pointsOutput, option: "-o (its points file)")
-        let image = try ImageDecoder.decode(path: options.picture)
+        let image = try ImageDecoder.decode(path: options.picture, maxPixels: ImageDecoder.maxCharacterPixels)
         AvatarCommand.reportOrientation(of: image)
         let backdrop = try AvatarCommand.characterBackdrop(options.background)
         var start: CharacterSourcePoints, note: String

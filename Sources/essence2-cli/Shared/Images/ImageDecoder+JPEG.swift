@@ -1,3 +1,4 @@
+import Essence2Runtime
 import CJpeg
 import Essence2Authoring
 
@@ -9,7 +10,8 @@ extension ImageDecoder {
     /// error too (a portrait should be clean). The EXIF orientation (`ExifOrientation(jpeg:)`), when there is
     /// one, is applied to the decoded pixels, so a phone's portrait comes out upright; a malformed EXIF block
     /// is ignored.
-    static func decodeJPEG(_ bytes: [UInt8], name: String) throws(ImageDecodeError) -> ImageBuffer {
+    static func decodeJPEG(_ bytes: [UInt8], name: String,
+                           maxPixels: Int = AvatarFileFormat.maxPixels) throws(ImageDecodeError) -> ImageBuffer {
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
         func reason() -> String {
             String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -20,7 +22,7 @@ extension ImageDecoder {
         }
         guard sized == 0 else { throw ImageDecodeError("\(name): cannot decode JPEG: \(reason())") }
         let width = Int(w), height = Int(h)
-        if let problem = sizeProblem(width: width, height: height, name: name) { throw problem }
+        if let problem = sizeProblem(width: width, height: height, name: name, maxPixels: maxPixels) { throw problem }
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         let status = bytes.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { out in

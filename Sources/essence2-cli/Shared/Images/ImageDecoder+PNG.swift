@@ -1,9 +1,11 @@
+import Essence2Runtime
 import CPng
 
 extension ImageDecoder {
     /// Decodes a PNG through libpng's simplified API (which reports errors instead of jumping), converting
     /// any colour type to B,G,R; transparency is composited onto white.
-    static func decodePNG(_ bytes: [UInt8], name: String) throws(ImageDecodeError) -> ImageBuffer {
+    static func decodePNG(_ bytes: [UInt8], name: String,
+                           maxPixels: Int = AvatarFileFormat.maxPixels) throws(ImageDecodeError) -> ImageBuffer {
         let formatBGR: UInt32 = 0x02 | 0x10  // PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_BGR
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -14,7 +16,7 @@ extension ImageDecoder {
             throw ImageDecodeError("\(name): invalid PNG (\(message))")
         }
         let width = Int(image.width), height = Int(image.height)
-        if let problem = sizeProblem(width: width, height: height, name: name) {
+        if let problem = sizeProblem(width: width, height: height, name: name, maxPixels: maxPixels) {
             png_image_free(&image)
             throw problem
         }
