@@ -27,3 +27,26 @@ median_ms() {  # PICTURE: the median wall time of 5 builds (the exit status is n
 printf 'avatar build --character, whole command (median of 5, ms):\n'
 printf '  %-44s %8s\n' "avatars/sources/squirrel.png (516x720)" "$(median_ms avatars/sources/squirrel.png)"
 printf '  %-44s %8s\n' "the same scaled to 1440x2010" "$(median_ms "$T/large.png")"
+# Peak memory (the child's maximum resident set) of the largest character builds accepted: the squirrel scaled to
+# the largest picture (4096 pixels high; its points scaled with it), built at the default 416x720 and at the
+# largest frame, 3072x3072.
+ffmpeg -v error -y -i avatars/sources/squirrel.png -vf scale=-2:4096 "$T/largest.png" || exit 1
+python3 - avatars/sources/squirrel.points.json "$T/largest.points.json" <<'PY'
+import json, sys
+points = json.load(open(sys.argv[1]))
+k = 4096 / 720
+def scale(v):
+    return [scale(x) for x in v] if isinstance(v, list) else v * k if isinstance(v, (int, float)) else v
+json.dump({name: scale(value) for name, value in points.items()}, open(sys.argv[2], "w"))
+PY
+peak_mib() {  # ARGS...: the essence2 command's peak memory in MiB (python3's resource module reads it)
+    python3 -c 'import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024) if done.returncode == 0 else "failed")' "$BIN" "$@"
+}
+size=$(ffprobe -v error -show_entries stream=width,height -of csv=p=0:s=x "$T/largest.png")
+printf 'avatar build --character --points, peak memory (MiB):\n'
+for frame in 416x720 3072x3072; do
+    printf '  %-44s %8s\n' "the squirrel at $size, built at $frame" \
+        "$(peak_mib avatar build "$T/largest.png" --character --points "$T/largest.points.json" --size $frame -o "$T/a.imx")"
+done

@@ -16,8 +16,9 @@ extension CharacterSourcePoints {
         guard json.objectValue != nil else { throw bad("not a JSON object") }
         let w = Float(width), h = Float(height)
         func point(_ value: JSONValue, _ name: String) throws(AvatarFileError) -> SIMD2<Float> {
-            guard let p = JSONGeometry.point2(value) else { throw bad("\"\(name)\" is not [x, y] of two numbers") }
-            guard p.x.isFinite, p.y.isFinite else {
+            guard let items = value.arrayValue, items.count == 2, items[0].doubleValue != nil, items[1].doubleValue != nil
+            else { throw bad("\"\(name)\" is not [x, y] of two numbers") }
+            guard let p = JSONGeometry.point2(value), p.x.isFinite, p.y.isFinite else {
                 // A number too large for a pixel position (1e308 reads as infinite in 32 bits) is outside too.
                 throw bad("\"\(name)\" is outside the \(width)x\(height) picture (its numbers are not pixel positions)")
             }

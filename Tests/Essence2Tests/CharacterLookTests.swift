@@ -212,3 +212,34 @@ extension SIMD2 where Scalar == Float {
         #expect(engine.waitUntilStopped(deadline: stoppedAt + 1_000_000_000), "the render thread exits within 1 s")
     }
 }
+
+/// Refusals of a character's picture and points say what is wrong, in the terms the user gave them.
+@Suite struct CharacterRefusalTests {
+    func reason(_ body: () throws -> Void) -> String {
+        do {
+            try body()
+            return "accepted"
+        } catch let error as AvatarFileError {
+            return error.reason
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aTinyPictureATooLargeRadiusAndAnEnormousPointAreNamed() {
+        let drawn = DrawnCharacter()
+        let tiny = reason { _ = try CharacterAvatarBuilder.build(name: "x", bgr: [0, 0, 0], alpha: nil, width: 1, height: 1,
+                                                                  points: drawn.points) }
+        #expect(tiny.contains("1x1") && tiny.contains("at least 8x8"), "\(tiny)")
+        var big = drawn
+        big.points.leftEyeRadius = 5000
+        let radius = reason { _ = try big.avatar() }
+        #expect(radius.contains("left_eye_radius 5000") && radius.contains("of its pixels"), "\(radius)")
+        let json = Array("""
+            {"left_eye": [1e308, 170], "right_eye": [230, 170], "mouth_left": [140, 265], "mouth_right": [220, 265],
+             "mouth_center": [180, 268], "mouth": "closed"}
+            """.utf8)
+        let point = reason { _ = try CharacterSourcePoints.decode(json, width: 360, height: 400) }
+        #expect(point.contains("left_eye") && point.contains("outside the 360x400 picture"), "\(point)")
+    }
+}

@@ -109,6 +109,11 @@ void test_expression2_refuses_the_other_kind_and_bad_arguments(void) {
              be_expression2_create(character_avatar(), "/nonexistent.engine", NULL, &h), -2);
     CHECK_EQ("create(an avatar as engine container)",
              be_expression2_create(character_avatar(), character_avatar(), NULL, &h), -2);
+    CHECK(strstr(last_error_text(), "essence2 engine export") != NULL && strstr(last_error_text(), "avatarContainer") == NULL,
+          "the reason says what an engine container is, in no one language's names: %s", last_error_text());
+    CHECK_EQ("destroy(an unknown handle)", be_expression2_destroy((be_expression2_handle)(uintptr_t)0x5A5A), -1);
+    CHECK(strstr(last_error_text(), "be_expression2_create") != NULL, "the reason names be_expression2_create: %s",
+          last_error_text());
     CHECK_EQ("NULL handle: take_frame", be_expression2_take_frame(NULL, NULL, 0, NULL), -1);
     CHECK_EQ("NULL handle: push_audio", be_expression2_push_audio(NULL, NULL, 0), -1);
     CHECK_EQ("NULL handle: pending_samples", (int32_t)be_expression2_pending_samples(NULL), -1);

@@ -32,8 +32,8 @@ package enum EngineContainer {
             throw AvatarFileError(.corrupt, "engine container manifest: invalid JSON (\(error))")
         }
         guard manifest["format"]?.stringValue == formatName else {
-            throw AvatarFileError(.notAvatar, "not an engine container (manifest format is not \"\(formatName)\"; "
-                + "an avatar goes in avatarContainer)")
+            throw AvatarFileError(.notAvatar, "not an engine container (manifest format is not \"\(formatName)\"): "
+                + "an avatar (.imx) is opened as the avatar, and the engine is a shared container made by `essence2 engine export`")
         }
         guard manifest["version"]?.intValue == 1 else {
             throw AvatarFileError(.version, "unsupported engine container version (this library reads version 1)")

@@ -343,35 +343,10 @@ extension CharacterEye {
         return joined
     }
 
-    /// Per pixel, the chessboard distance to the nearest pixel set in `map` (0 on it), up to 255: two passes.
+    /// Per pixel, the chessboard distance to the nearest pixel set in `map` (0 on it), up to 255.
     static func distances(to map: [Bool], width w: Int, height h: Int) -> [UInt8] {
         var d = map.map { $0 ? UInt8(0) : UInt8(255) }
-        for y in 0..<h {
-            for x in 0..<w {
-                let i = y * w + x
-                var v = Int(d[i])
-                if x > 0 { v = min(v, Int(d[i - 1]) + 1) }
-                if y > 0 {
-                    v = min(v, Int(d[i - w]) + 1)
-                    if x > 0 { v = min(v, Int(d[i - w - 1]) + 1) }
-                    if x < w - 1 { v = min(v, Int(d[i - w + 1]) + 1) }
-                }
-                d[i] = UInt8(min(v, 255))
-            }
-        }
-        for y in stride(from: h - 1, through: 0, by: -1) {
-            for x in stride(from: w - 1, through: 0, by: -1) {
-                let i = y * w + x
-                var v = Int(d[i])
-                if x < w - 1 { v = min(v, Int(d[i + 1]) + 1) }
-                if y < h - 1 {
-                    v = min(v, Int(d[i + w]) + 1)
-                    if x < w - 1 { v = min(v, Int(d[i + w + 1]) + 1) }
-                    if x > 0 { v = min(v, Int(d[i + w - 1]) + 1) }
-                }
-                d[i] = UInt8(v)
-            }
-        }
+        d.withUnsafeMutableBufferPointer { ChessboardDistance.transform($0.baseAddress!, width: w, height: h) }
         return d
     }
 

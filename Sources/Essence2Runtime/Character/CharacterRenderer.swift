@@ -137,32 +137,7 @@ package final class CharacterRenderer: FrameDrawing {
                 flatReach[i] = flat ? 255 : 0
             }
         }
-        for y in 0..<h {
-            for x in 0..<w {
-                let i = y * w + x
-                var v = Int(flatReach[i])
-                if x > 0 { v = min(v, Int(flatReach[i - 1]) + 1) }
-                if y > 0 {
-                    v = min(v, Int(flatReach[i - w]) + 1)
-                    if x > 0 { v = min(v, Int(flatReach[i - w - 1]) + 1) }
-                    if x < w - 1 { v = min(v, Int(flatReach[i - w + 1]) + 1) }
-                }
-                flatReach[i] = UInt8(v)
-            }
-        }
-        for y in stride(from: h - 1, through: 0, by: -1) {
-            for x in stride(from: w - 1, through: 0, by: -1) {
-                let i = y * w + x
-                var v = Int(flatReach[i])
-                if x < w - 1 { v = min(v, Int(flatReach[i + 1]) + 1) }
-                if y < h - 1 {
-                    v = min(v, Int(flatReach[i + w]) + 1)
-                    if x < w - 1 { v = min(v, Int(flatReach[i + w + 1]) + 1) }
-                    if x > 0 { v = min(v, Int(flatReach[i + w - 1]) + 1) }
-                }
-                flatReach[i] = UInt8(v)
-            }
-        }
+        ChessboardDistance.transform(flatReach, width: w, height: h)
         var farthest: Float = 0
         for corner in [SIMD2<Float>(Float(cx0), Float(cy0)), SIMD2(Float(cx1), Float(cy0)), SIMD2(Float(cx0), Float(cy1)),
                        SIMD2(Float(cx1), Float(cy1))] {
