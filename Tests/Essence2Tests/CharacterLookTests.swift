@@ -11,18 +11,6 @@ import Glibc
 /// picture, a full blink closes each eye to one lid line in the eye box without leaving its white or iris, and
 /// the mouth's motion stays at the mouth and inside the head.
 @Suite struct CharacterLookTests {
-    /// A seeded generator (SplitMix64), so every run draws the same characters.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One drawn character: its picture (B,G,R over white, and opacity) and its exact points.
     struct Drawn {
         var width = 240, height = 280
@@ -33,7 +21,7 @@ import Glibc
     }
 
     static func draw(_ index: Int) -> Drawn {
-        var rng = Seeded(state: UInt64(index) &* 7919 &+ 17)
+        var rng = TestRandom(seed: UInt64(index) &* 7919 &+ 17)  // the same characters every run
         func uniform(_ a: Float, _ b: Float) -> Float { Float.random(in: a...b, using: &rng) }
         let width = 240, height = 280
         let cx: Float = 120, cy: Float = 145, radius = uniform(92, 112)
@@ -243,3 +231,5 @@ extension SIMD2 where Scalar == Float {
         #expect(point.contains("left_eye") && point.contains("outside the 360x400 picture"), "\(point)")
     }
 }
+
+extension TestRandom: RandomNumberGenerator {}
