@@ -306,7 +306,7 @@ $(TOOLS_VENV)/.ready:
 	touch $@
 
 test-tools: $(TOOLS_VENV)/.ready
-	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests
+	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests tools/character/tests
 
 # The Python package (python/): a wheel with libessence2 and the shipped avatars inside, installed into a fresh
 # virtual environment (numpy, pytest, PyAV, Pipecat, LiveKit Agents, aiohttp, aiortc and selenium from

@@ -4,8 +4,10 @@ picture, then `avatar inspect --json`'s source_points against the labels (avatar
   python tools/character/command_table.py [--bin build/essence2] [--pictures /work/shared/characters]
   python tools/character/command_table.py --drawn 150 [--mouths]
 
-Per picture: the largest error of the eye and mouth points over the labelled eye distance, the worst point, the
-command's exit status (0 sure, 7 unsure: a best guess written), the mouth state built against the label's, and
+Per picture, scored as tools/character/scoring.py says (only the points the picture shows; the tolerance the larger
+of a quarter of the eye distance and 6 % of the head's height; a mouth not drawn within 0.6 eye distances): whether
+the command was sure (exit 0; 7: unsure, a best guess written), the worst shown point and its error, the verdict
+(sure and right, SURE AND WRONG, unsure within tolerance or off), the mouth state built against the label's, and
 where the points came from (the avatar's info). --drawn N: instead, the command on N drawn scenes never trained on
 (seed 999, as evaluate.py's; --mouths: with draw.py's mouth styles and extras): how often the mouth state it builds
 is the drawn one, and the two ways it can be wrong.
@@ -19,7 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from evaluate import score  # noqa: E402
+import scoring  # noqa: E402
 
 
 def build(binary, picture, out):
@@ -55,7 +57,7 @@ def drawn(binary, count, mouths):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="build/essence2")
-    ap.add_argument("--pictures", default="/work/shared/characters")
+    ap.add_argument("--pictures", default="avatars/characters/pictures")
     ap.add_argument("--labels", default="avatars/characters/labels.json")
     ap.add_argument("--drawn", type=int, default=0, help="the mouth states built on this many drawn scenes instead")
     ap.add_argument("--mouths", action="store_true", help="with --drawn: scenes with draw.py's mouth styles")
@@ -63,18 +65,22 @@ def main():
     if args.drawn:
         drawn(args.bin, args.drawn, args.mouths)
         return
-    labels = json.load(open(args.labels))["pictures"]
-    print(f"{'picture':34s} {'error/eye dist':>14s}  {'worst point':14s} exit  {'mouth (built/label)':19s} points from")
-    ok = mouths = 0
+    everything = json.load(open(args.labels))
+    labels, hidden = everything["pictures"], everything.get("hidden_eyes", {})
+    print(f"{'picture':34s} {'sure':4s} {'worst point':13s} {'error':>6s} {'/tol':>5s}  {'verdict':25s} "
+          f"{'mouth (built/label)':19s} points from")
+    counts = {}
+    mouths = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in sorted(labels):
             out = os.path.join(tmp, name + ".imx")
             status, info = build(args.bin, os.path.join(args.pictures, name), out)
             if info is None:
-                print(f"{name:34s} {'(no avatar)':>14s}  {'':14s} {status:4d}")
+                print(f"{name:34s} {'(no avatar)':>14s}  exit {status}")
                 continue
-            e, worst = score(info["source_points"], labels[name])
-            ok += e <= 0.25
+            right, worst, error, ratio = scoring.judge(info["source_points"], labels[name], hidden.get(name, []))
+            verdict = scoring.verdict(status == 0, right)
+            counts[verdict] = counts.get(verdict, 0) + 1
             mouths += info["mouth"] == labels[name]["mouth"]
             text = subprocess.run([args.bin, "avatar", "inspect", out], capture_output=True, text=True).stdout
             m = re.search(r'"points": "([^"]*)"', text)
@@ -82,9 +88,12 @@ def main():
             source = source.replace("found by essence2's character point finder", "network") \
                 .replace("found by MediaPipe Face Mesh", "Face Mesh")
             mouth = f"{info['mouth']}/{labels[name]['mouth']}"
-            print(f"{name:34s} {e:14.3f}  {worst:14s} {status:4d}  {mouth:19s} {source}")
-    print(f"{ok} of {len(labels)} within 0.25 of the eye distance; {mouths} of {len(labels)} mouth states as labelled")
-
+            print(f"{name:34s} {'yes' if status == 0 else 'no':4s} {worst:13s} {error:6.3f} {ratio:5.2f}  {verdict:25s} "
+                  f"{mouth:19s} {source}")
+    print("; ".join(f"{counts.get(v, 0)} {v}" for v in
+                    ("sure and right", "SURE AND WRONG", "unsure, within tolerance", "unsure, off"))
+          + f" (of {len(labels)}); {mouths} mouth states as labelled")
+    print("error: the worst shown point's distance in eye distances; /tol: over its tolerance (scoring.py)")
 
 if __name__ == "__main__":
     main()
