@@ -28,7 +28,7 @@ GST_PKGS := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-to
 DEB_PKGS := libsndfile1-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg libsdl2-dev \
             xvfb imagemagick espeak-ng libcurl4-openssl-dev curl python3-venv chromium chromium-driver git \
             ca-certificates $(GST_PKGS)
-EXAMPLES := $(OUT)/minimal_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
+EXAMPLES := $(OUT)/minimal_loop $(OUT)/expression2_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2ls') Package.swift
 
@@ -132,6 +132,10 @@ $(OUT)/minimal_loop: examples/minimal_loop.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
+$(OUT)/expression2_loop: examples/expression2_loop.c include/essence2.h include/expression2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
+
 $(OUT)/render_file: examples/render_file.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
@@ -145,12 +149,16 @@ $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ -ldl
 
 # The examples again under AddressSanitizer and UndefinedBehaviorSanitizer (build/asan; any UB report ends the run:
-# no recovery): integration/c/run.sh runs minimal_loop, render_file and plugin_host from there too, and
+# no recovery): integration/c/run.sh runs minimal_loop, expression2_loop, render_file and plugin_host from there too, and
 # integration/player/run.sh the live player (LIVE_ASAN).
 ASAN_FLAGS    := -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer
-ASAN_EXAMPLES := $(OUT)/asan/minimal_loop $(OUT)/asan/render_file $(OUT)/asan/plugin_host
+ASAN_EXAMPLES := $(OUT)/asan/minimal_loop $(OUT)/asan/expression2_loop $(OUT)/asan/render_file $(OUT)/asan/plugin_host
 
 $(OUT)/asan/minimal_loop $(OUT)/asan/render_file: $(OUT)/asan/%: examples/%.c include/essence2.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
+
+$(OUT)/asan/expression2_loop: examples/expression2_loop.c include/essence2.h include/expression2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 

@@ -52,7 +52,7 @@ let package = Package(
             dependencies: ["Essence2Interface"],
             exclude: ["exports.map"],
             linkerSettings: [
-                // Static Swift runtime, only be_essence2_* exported (versioned node ESSENCE2_1), a SONAME, and
+                // Static Swift runtime, only be_essence2_* and be_expression2_* exported (version node ESSENCE2_1), a SONAME, and
                 // never unloaded (-z nodelete: a dlclose/dlopen cycle would crash once Dispatch has run).
                 .unsafeFlags([
                     "-static-stdlib", "-use-ld=lld",

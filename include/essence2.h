@@ -40,11 +40,21 @@
  * waits for the service's first answer and be_essence2_destroy() for the final report, both bounded. A handle must not be used after be_essence2_destroy() returned for it (calls
  * with a destroyed handle are detected and return -1, but the check cannot help once the address is reused).
  *
+ * Expression 2 handles (since 1.4): the library also runs character avatars, through include/expression2.h
+ * and its be_expression2_handle. Every function here that takes a handle accepts an Expression 2 handle (cast
+ * to be_essence2_handle) and acts on that engine at its own cadence (20 frames a second, 800 samples a frame),
+ * except be_essence2_take_frame(), which refuses it with -1 and a reason naming be_expression2_take_frame()
+ * (this record holds 640 samples). The be_expression2_* functions refuse a handle from be_essence2_create().
+ * expression2.h, Handles, has the whole rule; the GStreamer element and the Python package rely on it.
+ *
  * Linking: the library is libessence2.so.1 (its SONAME; the file is libessence2.so.MAJOR.MINOR.PATCH, and
- * libessence2.so links to it for the linker). It exports the be_essence2_* functions only, in the version node
- * ESSENCE2_1, and carries its own (static) Swift runtime: it needs nothing but libc, libm, libstdc++ and
- * libgcc_s. Compare ESSENCE2_VERSION (what you compiled against) with be_essence2_version_number() (what
- * was loaded) when you load it as a plugin.
+ * libessence2.so links to it for the linker). It exports the be_essence2_* functions of this header and
+ * (since 1.4) the be_expression2_* functions of include/expression2.h, nothing else, all in the one version
+ * node ESSENCE2_1: the functions added in 1.1 to 1.4 joined that node too, so a symbol's version does not
+ * say which minor version added it. It carries its own (static) Swift runtime: it needs nothing but libc,
+ * libm, libstdc++ and libgcc_s. Compare ESSENCE2_VERSION (what you compiled against) with
+ * be_essence2_version_number() (what was loaded) when you load it as a plugin, before looking up a function
+ * newer than 1.0.
  *
  * Unloading: the library is linked with -z nodelete, so dlclose() never unmaps it; a later dlopen() returns
  * the same loaded copy, with its engines, settings and secret. This is deliberate: the Swift runtime and
@@ -75,9 +85,10 @@
 
 /* ---- Attributes ------------------------------------------------------------------------------------- */
 /* Pointer arguments are not marked nonnull: every function checks them and documents what NULL does.
- * Results that must be looked at (create, push_audio, pull_frame, idle_frame: ignoring them loses the handle,
- * audio or a frame) warn when ignored with GCC and Clang; define BE_ESSENCE2_NO_WARN_UNUSED_RESULT before
- * including this header to turn that off. */
+ * Results that must be looked at (create, push_audio, feed_audio, feed_float, pull_frame, take_frame,
+ * idle_frame, and their be_expression2_* twins: ignoring them loses the handle, audio or a frame) warn when
+ * ignored with GCC and Clang; define BE_ESSENCE2_NO_WARN_UNUSED_RESULT before including this header to turn
+ * that off. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(BE_ESSENCE2_NO_WARN_UNUSED_RESULT)
 #define BE_ESSENCE2_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
 #else

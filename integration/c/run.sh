@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # integration/c/run.sh - the C side of `make test`: the ABI tests (plain, and under AddressSanitizer with
-# UndefinedBehaviorSanitizer), then the three examples on examples/audio/demo.wav, with their outputs checked,
+# UndefinedBehaviorSanitizer), then the examples (minimal_loop, expression2_loop, render_file, plugin_host) on
+# examples/audio/demo.wav, with their outputs checked,
 # plain and again built with AddressSanitizer and UndefinedBehaviorSanitizer (build/asan).
 #
-# Run from anywhere, after `make all build/test_abi build/test_abi_asan build/asan/{minimal_loop,render_file,plugin_host}`
+# Run from anywhere, after `make all build/test_abi build/test_abi_asan build/asan/{minimal_loop,expression2_loop,render_file,plugin_host}`
 # (what `make test-c` does).
 # Environment: BUILD (where the binaries are, default build), ESSENCE2_LIB (the library for plugin_host,
 # default build/lib/libessence2.so.1), AVATAR (default avatars/grace-hopper.imx).
@@ -25,7 +26,8 @@ fail() { failed=$((failed + 1)); echo "FAIL $1"; }
 tmp=$(mktemp -d /tmp/essence2-c-tests.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-for bin in test_abi test_abi_asan minimal_loop render_file plugin_host asan/minimal_loop asan/render_file asan/plugin_host; do
+for bin in test_abi test_abi_asan minimal_loop expression2_loop render_file plugin_host asan/minimal_loop asan/expression2_loop \
+           asan/render_file asan/plugin_host; do
   if [ ! -x "$BUILD/$bin" ]; then
     echo "run.sh: $BUILD/$bin is missing: run 'make test-c'" >&2
     echo "c-tests: 0 passed, 1 failed"
@@ -66,13 +68,14 @@ else
 fi
 
 # --- helpers ---------------------------------------------------------------------------------------
-# y4m_frames FILE: prints the frame count of a YUV4MPEG2 4:4:4 file (checking its header and size), or
+# y4m_frames FILE [RATE]: prints the frame count of a YUV4MPEG2 4:4:4 file at RATE (default F25:1; checking its
+# header and size), or
 # nothing when the file is malformed.
 y4m_frames() {
-  local file=$1 header w h size hlen fsize
+  local file=$1 rate=${2:-F25:1} header w h size hlen fsize
   header=$(head -c 200 "$file" | head -n 1)
   case "$header" in
-    "YUV4MPEG2 W"*" H"*" F25:1 Ip A1:1 C444") ;;
+    "YUV4MPEG2 W"*" H"*" $rate Ip A1:1 C444") ;;
     *) echo "malformed header: $header" >&2; return ;;
   esac
   w=$(echo "$header" | sed -E 's/.* W([0-9]+) .*/\1/')
@@ -98,7 +101,8 @@ if command -v ffprobe >/dev/null; then demo_samples=$(wav_samples "$DEMO"); fi
 speech_frames=$(( (demo_samples + FRAME_SAMPLES - 1) / FRAME_SAMPLES ))
 
 # --- the examples -----------------------------------------------------------------------------------
-# run_examples DIR TAG: minimal_loop, render_file and plugin_host from DIR, each check's name followed by TAG.
+# run_examples DIR TAG: minimal_loop, expression2_loop, render_file and plugin_host from DIR, each check's name
+# followed by TAG.
 run_examples() {
   local bin=$1 tag=$2 st n s run
   # --- minimal_loop (realtime) -------------------------------------------------------------------------
@@ -159,6 +163,35 @@ run_examples() {
   else
     fail "minimal_loop$tag with a damaged avatar: status $st, message: $(cat "$tmp/damaged.log")"
   fi
+
+  # --- expression2_loop (a character, realtime at 20 a second) ------------------------------------------
+  "$bin/expression2_loop" "$DEMO" "$tmp/e2.y4m" avatars/squirrel.imx >"$tmp/e2.log" 2>&1
+  st=$?
+  cat "$tmp/e2.log"
+  if [ $st -eq 0 ]; then
+    n=$(y4m_frames "$tmp/e2.y4m" F20:1)
+    e2_speech=$(( (demo_samples + 799) / 800 ))
+    # realtime: the reply's frames at 800 samples each (some may be skipped when late), then the ramp
+    if [ -n "$n" ] && [ "$n" -ge $(( e2_speech * 9 / 10 )) ] && [ "$n" -le $(( e2_speech + 100 )) ] \
+       && grep -q "samples of speech" "$tmp/e2.log"; then
+      ok "expression2_loop$tag: $n frames at 20 fps for $e2_speech frames of speech"
+    else
+      fail "expression2_loop$tag: ${n:-no} frames in the y4m, expected about $e2_speech (speech) + ramp"
+    fi
+  else
+    fail "expression2_loop$tag exited with status $st"
+  fi
+  "$bin/expression2_loop" "$DEMO" - "$AVATAR" >/dev/null 2>"$tmp/e2photo.log"
+  st=$?
+  if [ $st -eq 1 ] && grep -q "be_expression2_create failed (-2): .*be_essence2_create" "$tmp/e2photo.log"; then
+    ok "expression2_loop$tag refuses a photoreal avatar with the library's reason: $(head -n 1 "$tmp/e2photo.log")"
+  else
+    fail "expression2_loop$tag with a photoreal avatar: status $st, message: $(cat "$tmp/e2photo.log")"
+  fi
+  "$bin/expression2_loop" >/dev/null 2>"$tmp/e2usage.log"
+  st=$?
+  if [ $st -eq 2 ] && grep -q "^usage: expression2_loop" "$tmp/e2usage.log"; then ok "expression2_loop$tag prints its usage"
+  else fail "expression2_loop$tag without arguments: status $st"; fi
 
   # --- render_file (unpaced) ---------------------------------------------------------------------------
   for run in 1 2; do
@@ -243,7 +276,7 @@ run_examples "$BUILD" ""
 # example that made it (a non-zero status). Leak detection stays on: the examples free what they create, and the
 # library's and the Swift runtime's global allocations stay reachable (nothing is reported; see test_abi_asan).
 instrumented=""
-for b in minimal_loop render_file plugin_host; do
+for b in minimal_loop expression2_loop render_file plugin_host; do
   nm "$BUILD/asan/$b" | grep -q " __asan_init" && nm "$BUILD/asan/$b" | grep -q " __ubsan_handle_" \
     || instrumented="$instrumented $b"
 done

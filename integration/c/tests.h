@@ -57,6 +57,8 @@ void test_expression2_character_frames_and_records(void);
 void test_expression2_refuses_the_other_kind_and_bad_arguments(void);
 void test_expression2_engine_container_and_staging(void);
 void test_expression2_destroy_stops_the_work(void);
+void test_essence2_calls_take_an_expression2_handle_except_take_frame(void);
+void test_expression2_calls_refuse_an_essence2_handle_with_a_reason(void);
 void test_take_frame_records_a_reply_with_its_own_audio(void);
 void test_audio_clock_pacing_shows_speech_frames_on_the_played_position(void);
 void test_feed_refuses_bad_arguments_with_a_reason(void);
