@@ -291,8 +291,8 @@ extension CharacterEye {
                 }
             }
         }
-        // A lid edge without steps: the tops and bottoms smoothed along the eye (3 taps, where the neighbours
-        // hold the eye too).
+        // A lid edge without steps: each column's top and bottom averaged with those of the columns within 4 % of
+        // the eye's width that hold the eye too, never inside the eye's own extent.
         var smoothTop = top, smoothBottom = bottom
         let reach = max(1, Int((0.04 * boxW).rounded()))
         for i in 0..<box.width where bottom[i] >= top[i] {
