@@ -58,8 +58,10 @@ package final class CharacterRenderer: FrameDrawing {
         self.base = base
         self.weight = weight
         let parallaxWeight = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        parallaxWeight.initialize(repeating: 0, count: count)
         self.parallaxWeight = parallaxWeight
         let flatReach = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        flatReach.initialize(repeating: 0, count: count)
         self.flatReach = flatReach
         let pixels = avatar.pixels.count == count * 3 ? avatar.pixels : [UInt8](repeating: 0, count: count * 3)
         pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: count * 3) }
@@ -126,8 +128,12 @@ package final class CharacterRenderer: FrameDrawing {
         region = PixelRect(x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0)
 
         // Flat reach: 0 where a pixel differs from a 4-neighbour, else the chessboard distance to such a pixel.
+        // A cancellation (the engine stopping while this renderer is built) leaves this and the parallax weights
+        // unfinished: the renderer will draw nothing.
+        let stopped = { cancellation?.isCancelled == true }
         let w = width, h = height
         for y in 0..<h {
+            if y & 63 == 0, stopped() { break }
             for x in 0..<w {
                 let i = y * w + x
                 let p = base + 3 * i
@@ -137,7 +143,7 @@ package final class CharacterRenderer: FrameDrawing {
                 flatReach[i] = flat ? 255 : 0
             }
         }
-        ChessboardDistance.transform(flatReach, width: w, height: h)
+        ChessboardDistance.transform(flatReach, width: w, height: h, stop: stopped)
         var farthest: Float = 0
         for corner in [SIMD2<Float>(Float(cx0), Float(cy0)), SIMD2(Float(cx1), Float(cy0)), SIMD2(Float(cx0), Float(cy1)),
                        SIMD2(Float(cx1), Float(cy1))] {
@@ -148,6 +154,7 @@ package final class CharacterRenderer: FrameDrawing {
 
         // The parallax weights, once (the features' centre and reach do not change).
         for y in 0..<height {
+            if y & 63 == 0, stopped() { break }
             for x in 0..<width {
                 let i = y * width + x
                 let d = SIMD2(Float(x), Float(y)) - featureCentre
@@ -192,9 +199,10 @@ package final class CharacterRenderer: FrameDrawing {
         let moved = frame.headReach(self)
         let kept = max(moved, previous?.reach ?? 0)
         let rows = y1 - y0
-        // Four bands (fewer on small regions), and more on large frames so that none is over 256 rows: a
-        // cancellation (the engine stopping) is seen between bands, within milliseconds whatever the frame's size.
-        let bands = max(min(4, max(1, rows / 48)), (rows + 255) / 256)
+        // Four bands (fewer on small regions), and more on large regions so that none holds over 65,536 pixels
+        // (a few milliseconds of drawing): a cancellation (the engine stopping) is seen between bands, within
+        // milliseconds whatever the frame's size.
+        let bands = min(rows, max(min(4, max(1, rows / 48)), (rows * (x1 - x0) + 65_535) / 65_536))
         let cancellation = self.cancellation
         let drawBand: (Int) -> Void = { band in
             if cancellation?.isCancelled == true { return }

@@ -133,7 +133,9 @@ final class EngineCore: Sendable {
 
     private func renderLoop() {
         defer { markExited() }
+        if cancellation.isCancelled { return }  // destroyed before the thread ran: no renderer to build
         let renderer = avatar.makeRenderer(cancellation: cancellation)
+        if cancellation.isCancelled { return }  // destroyed while the renderer was built: it may be unfinished
         while true {
             let now = clock.nanoseconds()
             let frames = signal.withLock { $0 }
