@@ -6,6 +6,8 @@ package enum CharacterPointFinderError: Error, Equatable, Sendable {
     case badPicture(String)
     /// The weights file is not a valid E2CP file (what is wrong in words).
     case badWeights(String)
+    /// Points given to place a rig from cannot be used (what is wrong in words).
+    case badPoints(String)
 }
 
 /// The finder's network, read from an E2CP weights file (format: tools/character/export.py): 3x3 convolutions

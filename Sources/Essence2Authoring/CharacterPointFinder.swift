@@ -43,16 +43,7 @@ package enum CharacterPointFinder {
     /// The points found by `network`, then refined by `refiner` when one is given (nil: the network's points).
     package static func find(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int,
                              network: CharacterNetwork, refiner: CharacterNetwork? = nil) throws -> CharacterPoints {
-        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-            throw CharacterPointFinderError.badPicture("size \(width) x \(height)")
-        }
-        guard bgr.count == width * height * 3 else {
-            throw CharacterPointFinderError.badPicture("\(bgr.count) colour bytes for \(width) x \(height) pixels")
-        }
-        if let alpha, alpha.count != width * height {
-            throw CharacterPointFinderError.badPicture("\(alpha.count) alpha bytes for \(width) x \(height) pixels")
-        }
-        let picture = Picture(bgr: bgr, alpha: alpha, width: width, height: height)
+        let picture = try checkedPicture(bgr: bgr, alpha: alpha, width: width, height: height)
         // Pass 1: the whole picture.
         let side = Float(max(width, height))
         var box = Box(x0: (Float(width) - side) / 2, y0: (Float(height) - side) / 2, side: side)

@@ -1,6 +1,9 @@
 """The rig editor's page (`essence2 avatar rig`) in a real headless Chromium (selenium): the page shows the
 proposed points over the picture, a point dragged with the mouse and one with a finger (touch) move, an eye's
-radius set, the mouth set to "open" and the preview refreshed, Save writes X.imx and X.points.json that hold the drag, and the editor exits 0.
+radius set, the mouth set to "open" and the previews (rest, blink, mouth open) refreshed, Save writes X.imx and
+X.points.json that hold the drag, and the editor exits 0. The fast path: one click on Accept saves the proposal as it
+is; a dropped eye snaps onto the drawn eye; three clicks (the eyes, then the mouth) place a whole rig, measured
+(the eyes' extents, the rest face) under the previews.
 
     build/venv-python/bin/python -m pytest -q integration/rig/test_page.py   (make test-rig)
 
@@ -26,6 +29,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE))  # make_character's geometry
 CLI = Path(os.environ.get("ESSENCE2_CLI", REPO / "build" / "essence2"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -117,6 +121,10 @@ def test_drag_a_point_open_the_mouth_preview_and_save(editor, browser, picture: 
     browser.get(url)
     wait_for(browser, "return window.rig && rig.points && rig.previews >= 1 && rig.previewed === rig.body()",
              "the first preview")
+    # Points dropped exactly where they are dragged (the snap is test_a_dropped_eye_snaps_onto_it's).
+    # (clicked from script: Selenium's click would scroll the page, and the touch below aims in the window's pixels)
+    browser.execute_script("document.getElementById('snap').click()")
+    assert not browser.find_element(By.ID, "snap").is_selected()
     # The starting points: the point finder's proposal, or the default layout without one.
     start = browser.execute_script("return JSON.parse(rig.body())")
     if "default layout" in browser.find_element(By.ID, "note").text:
@@ -158,7 +166,7 @@ def test_drag_a_point_open_the_mouth_preview_and_save(editor, browser, picture: 
     wait_for(browser, f"return rig.previews > {before} && rig.previewed === rig.body()", "the preview after the changes")
     size = browser.execute_script("const p = document.getElementById('preview'); "
                                   "return p.complete ? [p.naturalWidth, p.naturalHeight] : null")
-    assert size == [416, 720]
+    assert size == [3 * 416, 720]  # the rest face, a blink and the mouth open, side by side
     assert "error" not in browser.find_element(By.ID, "status").get_attribute("class")
 
     browser.find_element(By.ID, "save").click()
@@ -191,6 +199,96 @@ def test_drag_a_point_open_the_mouth_preview_and_save(editor, browser, picture: 
                        check=True, stdout=subprocess.DEVNULL)
     assert rig_section(output) == rig_section(rebuilt)
     assert rig_section(output) != rig_section(default)
+
+
+def ready(browser, url: str) -> None:
+    browser.get(url)
+    wait_for(browser, "return window.rig && rig.points && rig.previews >= 1 && rig.previewed === rig.body()",
+             "the first preview")
+
+
+def saved_points(proc, browser, tmp_path: Path) -> dict:
+    answer = wait_for(browser, "return rig.saved", "the save's answer")
+    assert answer["keep"] is False
+    assert proc.wait(30) == 0
+    return json.loads((tmp_path / "bear.points.json").read_text())
+
+
+def near(p, q, tolerance: float) -> bool:
+    return abs(p[0] - q[0]) <= tolerance and abs(p[1] - q[1]) <= tolerance
+
+
+def test_accept_saves_the_proposal_in_one_click(editor, browser, tmp_path: Path):
+    from selenium.webdriver.common.by import By
+
+    proc, url, output, _ = editor
+    ready(browser, url)
+    start = browser.execute_script("return JSON.parse(rig.body())")
+    browser.find_element(By.ID, "accept").click()
+    saved = saved_points(proc, browser, tmp_path)
+    for name in ("left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center", "mouth"):
+        assert saved[name] == start[name], name
+    assert output.exists()
+
+
+def test_a_dropped_eye_snaps_onto_it(editor, browser, tmp_path: Path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from make_character import EYES
+
+    proc, url, _, _ = editor
+    ready(browser, url)
+    assert browser.find_element(By.ID, "snap").is_selected()  # on by default
+    unit = browser.execute_script("return rig.width / document.getElementById('picture').clientWidth")
+    start = browser.execute_script("return rig.points.left_eye")
+    # Dropped 10 and 8 picture pixels off the drawn eye (a fifth of the eye distance).
+    aim = (EYES[0][0] + 10, EYES[0][1] - 8)
+    dx, dy = round((aim[0] - start[0]) / unit), round((aim[1] - start[1]) / unit)
+    ActionChains(browser).click_and_hold(browser.find_element(By.ID, "dot-left_eye")).move_by_offset(dx // 2, dy // 2) \
+        .move_by_offset(dx - dx // 2, dy - dy // 2).release().perform()
+    wait_for(browser, "return rig.snaps >= 1", "the snap")
+    snapped = browser.execute_script("return rig.points.left_eye")
+    assert near(snapped, EYES[0], 3.5), (snapped, EYES[0])
+    wait_for(browser, "return rig.previewed === rig.body() && rig.looked === rig.body()", "the preview after the snap")
+    browser.find_element(By.ID, "accept").click()
+    assert saved_points(proc, browser, tmp_path)["left_eye"] == snapped
+
+
+def test_three_clicks_place_a_rig(editor, browser, tmp_path: Path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from make_character import EYES, MOUTH
+
+    proc, url, _, _ = editor
+    ready(browser, url)
+    picture = browser.find_element(By.ID, "picture")
+    unit = browser.execute_script("return rig.width / document.getElementById('picture').clientWidth")
+    half = (picture.size["width"] / 2, picture.size["height"] / 2)
+
+    def click(x: float, y: float) -> None:  # picture pixels; Selenium's offsets are from the element's centre
+        ActionChains(browser).move_to_element_with_offset(picture, round(x / unit - half[0]),
+                                                          round(y / unit - half[1])).click().perform()
+
+    browser.find_element(By.ID, "place-three").click()
+    assert "eye" in browser.find_element(By.ID, "placing-note").text
+    # The right eye first (either order), each a few pixels off, then the mouth.
+    click(EYES[1][0] - 5, EYES[1][1] + 4)
+    click(EYES[0][0] + 4, EYES[0][1] - 5)
+    click(MOUTH["center"][0] + 4, MOUTH["center"][1] - 3)
+    wait_for(browser, "return rig.placed === 1", "the placed rig")
+    p = browser.execute_script("return JSON.parse(rig.body())")
+    assert near(p["left_eye"], EYES[0], 3.5) and near(p["right_eye"], EYES[1], 3.5), p
+    assert near(p["mouth_center"], MOUTH["center"], 6), p
+    assert p["mouth_left"][0] < p["mouth_center"][0] < p["mouth_right"][0], p
+    assert p["mouth"] == "closed"  # the bear's smile is a line
+    wait_for(browser, "return rig.previewed === rig.body() && rig.looked === rig.body()", "the previews and the look")
+    measured = browser.find_element(By.ID, "measured").text
+    assert "left eye: open" in measured and "right eye: open" in measured and "rest face: the picture" in measured, measured
+    look = browser.execute_script("return rig.look")
+    assert all(e["eye_left"] == 0 for e in look["eyes"]), look
     browser.save_screenshot(str(tmp_path / "rig-editor.png"))
     if os.environ.get("RIG_SCREENSHOT"):
         shutil.copy(tmp_path / "rig-editor.png", os.environ["RIG_SCREENSHOT"])
+    browser.find_element(By.ID, "accept").click()
+    saved = saved_points(proc, browser, tmp_path)
+    assert saved["left_eye"] == p["left_eye"] and saved["mouth_center"] == p["mouth_center"]

@@ -32,8 +32,13 @@ final class RigEditor {
             case ("GET", "/picture"): return try picture()
             case ("GET", "/state"): return state()
             case ("POST", "/preview"): return try preview(request.body)
+            case ("POST", "/previews"): return try previews(request.body)
+            case ("POST", "/look"): return try look(request.body)
+            case ("POST", "/snap"): return try snap(request.body)
+            case ("POST", "/place"): return try place(request.body)
             case ("POST", "/save"): return try save(request.body)
-            case (_, "/"), (_, "/index.html"), (_, "/picture"), (_, "/state"), (_, "/preview"), (_, "/save"):
+            case (_, "/"), (_, "/index.html"), (_, "/picture"), (_, "/state"), (_, "/preview"), (_, "/previews"),
+                 (_, "/look"), (_, "/snap"), (_, "/place"), (_, "/save"):
                 return .text(405, "\(request.method) is not allowed on \(request.path)")
             default:
                 return .text(404, "no such page: \(request.path)")
@@ -122,6 +127,81 @@ final class RigEditor {
             return .png(try RigPNG.encode(bgr: frame, width: avatar.width, height: avatar.height))
         } catch {
             throw .text(500, "cannot encode the preview: \(error)")
+        }
+    }
+
+    /// The rest face, a full blink and the mouth open (jaw 0.8), side by side in one PNG (three frames wide), all
+    /// from one build of the body's points.
+    private func previews(_ body: [UInt8]) throws(RigHTTPResponse) -> RigHTTPResponse {
+        let avatar = try avatar(try points(body))
+        let renderer = avatar.makeRenderer()
+        let (w, h) = (avatar.width, avatar.height)
+        var strip = [UInt8](repeating: 0, count: 3 * w * h * 3)
+        var frame = [UInt8](repeating: 0, count: w * h * 3)
+        let shown = [FrameParams(), FrameParams(pose: FacePose(blink: 1)),
+                     FrameParams(articulation: Articulation(jawOpen: 0.8))]
+        for (k, params) in shown.enumerated() {
+            frame.withUnsafeMutableBytes { _ = renderer.render(params, mode: .full, into: $0, over: nil) }
+            for y in 0..<h {
+                strip.replaceSubrange((y * 3 * w + k * w) * 3..<(y * 3 * w + (k + 1) * w) * 3,
+                                      with: frame[y * w * 3..<(y + 1) * w * 3])
+            }
+        }
+        do {
+            return .png(try RigPNG.encode(bgr: strip, width: 3 * w, height: h))
+        } catch {
+            throw .text(500, "cannot encode the previews: \(error)")
+        }
+    }
+
+    /// What the avatar the body's points make looks like against the picture (`avatar inspect --look`'s JSON):
+    /// each eye as measured (open, closed, opaque or hidden, and its extent), what a blink leaves of it, and
+    /// whether the rest face is the picture.
+    private func look(_ body: [UInt8]) throws(RigHTTPResponse) -> RigHTTPResponse {
+        let avatar = try avatar(try points(body))
+        guard let measured = CharacterLook(avatar: avatar) else { throw .text(500, "the avatar is not a character") }
+        return .json(JSONWriter.write(measured.json))
+    }
+
+    /// The body's points with the one its `snap` names ("left_eye", "right_eye", "mouth_left", "mouth_right" or
+    /// "mouth_center") moved onto the feature it was dropped near (`CharacterPointFinder.snap`; kept where the
+    /// network sees nothing within reach).
+    private func snap(_ body: [UInt8]) throws(RigHTTPResponse) -> RigHTTPResponse {
+        let given = try points(body)
+        guard case .string(let name)? = (try? JSONParser.parse(body))?["snap"],
+              let which = CharacterPointFinder.SnappedPoint(name: name) else {
+            throw .text(400, "bad request: \"snap\" names no point (left_eye, right_eye, mouth_left, mouth_right or mouth_center)")
+        }
+        do {
+            let snapped = try CharacterPointFinder.snap(which, of: given, bgr: image.bgr, alpha: image.alpha,
+                                                        width: image.width, height: image.height)
+            return .json(snapped.jsonBytes())
+        } catch {
+            throw .text(500, "cannot snap: \(error)")
+        }
+    }
+
+    /// A whole rig from three clicks: the body's `left_eye`, `right_eye` and `mouth_center` ([x, y] picture pixels;
+    /// the eyes in either order), each snapped to the picture, the mouth's corners and drawing found
+    /// (`CharacterPointFinder.place`).
+    private func place(_ body: [UInt8]) throws(RigHTTPResponse) -> RigHTTPResponse {
+        let json = try? JSONParser.parse(body)
+        func click(_ name: String) throws(RigHTTPResponse) -> SIMD2<Float> {
+            guard case .array(let xy)? = json?[name], xy.count == 2, let x = xy[0].doubleValue, let y = xy[1].doubleValue,
+                  x.isFinite, y.isFinite, (0...Double(image.width)).contains(x), (0...Double(image.height)).contains(y) else {
+                throw .text(400, "bad request: \"\(name)\" is not a point [x, y] inside the \(image.width) x \(image.height) picture")
+            }
+            return SIMD2(Float(x), Float(y))
+        }
+        let (a, b, m) = (try click("left_eye"), try click("right_eye"), try click("mouth_center"))
+        do {
+            let placed = try CharacterPointFinder.place(eyes: a, b, mouth: m, bgr: image.bgr, alpha: image.alpha,
+                                                        width: image.width, height: image.height)
+            return .json(placed.jsonBytes())
+        } catch CharacterPointFinderError.badPoints(let reason) {
+            throw .text(400, "bad request: \(reason)")
+        } catch {
+            throw .text(500, "cannot place the points: \(error)")
         }
     }
 

@@ -1,7 +1,10 @@
 /// The rig editor's page: one self-contained HTML file (inline CSS and JavaScript, nothing loaded from
 /// elsewhere). It shows the picture with the points as draggable handles (mouse, pen and touch: pointer events on
-/// an SVG over the picture, whose units are the picture's pixels), the mouth's style, the eyes' radii, and a
-/// preview the server renders after each change (mouth open, eyes blinking); Save sends the points.
+/// an SVG over the picture, whose units are the picture's pixels), the mouth's style, the eyes' radii, the eyes
+/// and rest face as measured on the avatar the points make, and previews the server renders after each change
+/// (the rest face, a blink, the mouth open). Accept (or Save) sends the points; a dropped eye or mouth point snaps
+/// onto its feature (the refinement network, unless turned off); "Place in three clicks" makes a rig from the two
+/// eyes and the mouth.
 enum RigPage {
     static let html = #"""
 <!doctype html>
@@ -39,13 +42,20 @@ enum RigPage {
   #preview { display: block; max-width: 100%; max-height: 56vh; background: #ddd; box-shadow: 0 1px 4px rgba(0,0,0,.25); }
   #status { min-height: 1.4em; color: #555; }
   #status.error, #saved.error { color: #b00020; }
-  #save { font-size: 15px; padding: 6px 22px; }
+  #save, #accept { font-size: 15px; padding: 6px 22px; }
+  #accept { background: #1f7a3a; color: #fff; border: 1px solid #145226; border-radius: 3px; margin: 0 0 10px; }
+  #tools { margin: 8px 0; }
+  #tools button { margin-right: 10px; }
+  #stage.placing #overlay { cursor: crosshair; }
+  #measured { margin: 4px 0 8px; color: #333; }
+  #measured.error { color: #b00020; }
   #saved { min-height: 1.4em; }
 </style>
 </head>
 <body>
 <h1>essence2 rig editor</h1>
 <p id="note">Loading…</p>
+<button id="accept" type="button">Accept these points</button>
 <div id="main">
   <div>
     <div id="stage">
@@ -53,6 +63,11 @@ enum RigPage {
       <svg id="overlay" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="none"></svg>
     </div>
     <p>Drag each point onto the character (left and right are the picture's).</p>
+    <div id="tools">
+      <button id="place-three" type="button">Place in three clicks</button>
+      <label><input type="checkbox" id="snap" checked> snap a dropped eye or mouth point onto the picture</label>
+    </div>
+    <p id="placing-note"></p>
   </div>
   <div id="side">
     <fieldset id="mouth-style">
@@ -70,8 +85,10 @@ enum RigPage {
         <span id="right-eye-radius-value"></span></div>
       <label><input type="checkbox" id="right-eye-radius-auto"> measure from the picture</label>
     </fieldset>
-    <h2>Preview: mouth open, eyes closing</h2>
-    <img id="preview" alt="preview of the character with its mouth open and a blink">
+    <h2>As measured on the avatar</h2>
+    <p id="measured">…</p>
+    <h2>Preview: at rest, blinking, mouth open</h2>
+    <img id="preview" alt="previews of the character at rest, blinking, and with its mouth open">
     <p id="status"></p>
     <button id="save" type="button">Save</button>
     <p id="saved"></p>
@@ -88,7 +105,7 @@ enum RigPage {
   const $ = (id) => document.getElementById(id);
   const picture = $("picture"), svg = $("overlay"), preview = $("preview"), status = $("status");
   const rig = window.rig = { points: null, width: 0, height: 0, previews: 0, previewed: "", requested: "", saved: null,
-                             ended: false };
+                             ended: false, snaps: 0, placing: null, placed: 0, look: null, looked: "" };
   let timer = null, dragging = null, unit = 1;
 
   async function call(path, body) {
@@ -194,14 +211,65 @@ enum RigPage {
     rig.points[dragging.name] = at;
     draw();
   });
+  const SNAPPED = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"];
   function endDrag(ev) {
     if (!dragging || ev.pointerId !== dragging.id) return;
-    const at = toPicture(ev);
-    if (at && ev.type === "pointerup") rig.points[dragging.name] = at;
+    const at = toPicture(ev), name = dragging.name;
+    if (at && ev.type === "pointerup") rig.points[name] = at;
     dragging = null;
     draw();
+    if (ev.type === "pointerup" && $("snap").checked && SNAPPED.includes(name)) snap(name); else changed();
+  }
+
+  // The dropped point onto its feature, as the server's refinement network sees it (kept where it sees none).
+  async function snap(name) {
+    const body = rig.body();
+    try {
+      const answer = await (await call("/snap", JSON.stringify(Object.assign({}, rig.points, { snap: name })))).json();
+      if (rig.body() !== body) return;  // moved again meanwhile
+      rig.points[name] = answer[name];
+      rig.snaps += 1;
+      draw();
+    } catch (error) {
+      status.className = "error";
+      status.textContent = "no snap: " + error.message;
+    }
     changed();
   }
+
+  // Three clicks: the two eyes, then the mouth; the server places the rest.
+  const PROMPTS = ["Click the centre of one eye.", "Click the centre of the other eye.", "Click the middle of the mouth."];
+  $("place-three").addEventListener("click", () => {
+    if (rig.ended) return;
+    rig.placing = [];
+    $("stage").classList.add("placing");
+    $("placing-note").textContent = PROMPTS[0];
+  });
+  svg.addEventListener("pointerdown", async (ev) => {
+    if (!rig.placing || rig.ended) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    const at = pointerAt(ev);
+    if (!at) return;
+    rig.placing.push([round(clamp(at[0], 0, rig.width)), round(clamp(at[1], 0, rig.height))]);
+    if (rig.placing.length < 3) { $("placing-note").textContent = PROMPTS[rig.placing.length]; return; }
+    const [a, b, m] = rig.placing;
+    rig.placing = null;
+    $("stage").classList.remove("placing");
+    $("placing-note").textContent = "placing…";
+    try {
+      const placed = await (await call("/place", JSON.stringify({ left_eye: a, right_eye: b, mouth_center: m }))).json();
+      for (const key of ["left_eye_radius", "right_eye_radius", "left_brow", "right_brow", "mouth_opening"]) {
+        if (!(key in placed)) placed[key] = null;
+      }
+      rig.points = placed;
+      rig.placed += 1;
+      $("placing-note").textContent = "Placed from three clicks: check the points, then accept.";
+      draw(); showControls(); changed();
+    } catch (error) {
+      $("placing-note").textContent = "not placed: " + error.message;
+    }
+  }, true);
   svg.addEventListener("pointerup", endDrag);
   svg.addEventListener("pointercancel", endDrag);
 
@@ -243,7 +311,7 @@ enum RigPage {
     status.className = "";
     status.textContent = "rendering the preview…";
     try {
-      const response = await call("/preview", JSON.stringify(Object.assign({}, rig.points, { jaw: 0.8, blink: 1 })));
+      const response = await call("/previews", body);
       const blob = await response.blob();
       if (rig.requested !== body) return;  // a newer one is on its way
       const old = preview.src;
@@ -253,6 +321,7 @@ enum RigPage {
       rig.previewed = body;
       preview.dataset.count = String(rig.previews);
       status.textContent = "preview up to date";
+      measure(body);
     } catch (error) {
       if (rig.requested !== body) return;
       rig.previewed = "";
@@ -261,7 +330,29 @@ enum RigPage {
     }
   }
 
-  $("save").addEventListener("click", async () => {
+  // The eyes and the rest face as the engine will draw them, in words.
+  async function measure(body) {
+    const measured = $("measured");
+    try {
+      const look = await (await call("/look", body)).json();
+      if (rig.requested !== body) return;
+      rig.look = look;
+      rig.looked = body;
+      const eye = (side, e) => e.drawing === "open"
+        ? `${side} eye: open, ${Math.round(e.extent[0])} × ${Math.round(e.extent[1])} pixels of the frame; a blink leaves ${e.eye_left} of its pixels`
+        : `${side} eye: drawn ${e.drawing} (no lid)`;
+      measured.className = "";
+      measured.textContent = [eye("left", look.eyes[0]), eye("right", look.eyes[1]),
+        look.rest_differing === 0 ? "rest face: the picture" : `rest face: ${look.rest_differing} pixels differ from the picture`,
+        `mouth: ${rig.points.mouth}`].join("; ") + ".";
+    } catch (error) {
+      if (rig.requested !== body) return;
+      measured.className = "error";
+      measured.textContent = "not measured: " + error.message;
+    }
+  }
+
+  async function save() {
     const saved = $("saved");
     saved.className = "";
     saved.textContent = "saving…";
@@ -278,7 +369,9 @@ enum RigPage {
       saved.className = "error";
       saved.textContent = "not saved: " + error.message;
     }
-  });
+  }
+  $("save").addEventListener("click", save);
+  $("accept").addEventListener("click", save);
 
   window.addEventListener("resize", () => { if (rig.points) { fit(); draw(); } });
 
