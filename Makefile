@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -73,6 +73,7 @@ help:
 	@echo "make demo       render the sample avatar speaking to out/demo.mp4"
 	@echo "make test       Swift tests, C tests of the ABI (also under AddressSanitizer), examples, the command"
 	@echo "make test-format  swift-format's rules (.swift-format) on the Swift sources (10 s, no build)"
+	@echo "make test-exports the library's exported symbols against include/*.h and exports.map (in test-c)"
 	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
 	@echo "make bench      speed and memory figures"
 	@echo "make soak       SOAK_SECONDS=$(SOAK_SECONDS): 10 live engines (8 at 512x600, 2 at 1080x1920) under replies, interrupts, recreates"
@@ -257,8 +258,14 @@ test-format:
 test-swift: build
 	$(SWIFT) test -c release --scratch-path .build/tests
 
+# The exported C symbols against the headers (tools/check_exports.py, under a second): nm -D of build/lib's
+# library, the functions include/*.h declare and exports.map's patterns must name the same functions, each in the
+# version node ESSENCE2_1; any difference is named.
+test-exports: $(LIB)
+	tools/check_exports.py --lib $(LIBDIR)/libessence2.so.$(SOMAJOR)
+
 # integration/c/curl/abi_check.c: the libcurl ABI the library declares for itself equals <curl/curl.h>'s.
-test-c: all $(CTESTS) $(ASAN_EXAMPLES)
+test-c: all $(CTESTS) $(ASAN_EXAMPLES) test-exports
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -ISources/CCurlLoader/include integration/c/curl/abi_check.c
 	integration/c/run.sh
 
