@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -74,6 +74,8 @@ help:
 	@echo "make test       Swift tests, C tests of the ABI (also under AddressSanitizer), examples, the command"
 	@echo "make test-format  swift-format's rules (.swift-format) on the Swift sources (10 s, no build)"
 	@echo "make test-exports the library's exported symbols against include/*.h and exports.map (in test-c)"
+	@echo "make api-check    Essence2Kit's and Expression2's public API against api/ (breaking changes fail; in test)"
+	@echo "make api-baseline write api/ anew from the build (with a release)"
 	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
 	@echo "make bench      speed and memory figures"
 	@echo "make soak       SOAK_SECONDS=$(SOAK_SECONDS): 10 live engines (8 at 512x600, 2 at 1080x1920) under replies, interrupts, recreates"
@@ -185,7 +187,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h incl
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer $(CWARN) -pthread \
 	  $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
-test: deps test-format test-swift test-c test-tsan test-fuzz test-cli test-rig test-install test-player test-swiftpm test-tools test-python test-gst \
+test: deps test-format api-check test-swift test-c test-tsan test-fuzz test-cli test-rig test-install test-player test-swiftpm test-tools test-python test-gst \
       test-service test-sessions test-downloads test-soak
 
 # The GStreamer element essence2avatar: build/gst/libgstessence2.so, linked to the build tree's library (and,
@@ -263,6 +265,15 @@ test-swift: build
 # version node ESSENCE2_1; any difference is named.
 test-exports: $(LIB)
 	tools/check_exports.py --lib $(LIBDIR)/libessence2.so.$(SOMAJOR)
+
+# The public API of Essence2Kit and Expression2 against the committed baseline (api/, tools/check_api.sh):
+# swift-api-digester reads the release build's modules (nothing compiled; about a second) and fails on a breaking
+# change. api-baseline writes the baseline anew (with a release, or a deliberate major-version break).
+api-check: build
+	SWIFT=$(SWIFT) tools/check_api.sh
+
+api-baseline: build
+	SWIFT=$(SWIFT) tools/check_api.sh --update
 
 # integration/c/curl/abi_check.c: the libcurl ABI the library declares for itself equals <curl/curl.h>'s.
 test-c: all $(CTESTS) $(ASAN_EXAMPLES) test-exports
