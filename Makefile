@@ -76,6 +76,7 @@ help:
 	@echo "make test-exports the library's exported symbols against include/*.h and exports.map (in test-c)"
 	@echo "make api-check    Essence2Kit's and Expression2's public API against api/ (breaking changes fail; in test)"
 	@echo "make api-baseline write api/ anew from the build (with a release)"
+	@echo "make docs       reference documentation (DocC): the Swift products and each C header, in $(OUT)/docs/"
 	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
 	@echo "make bench      speed and memory figures"
 	@echo "make soak       SOAK_SECONDS=$(SOAK_SECONDS): 10 live engines (8 at 512x600, 2 at 1080x1920) under replies, interrupts, recreates"
@@ -259,6 +260,12 @@ test-format:
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
 test-swift: build
 	$(SWIFT) test -c release --scratch-path .build/tests
+
+# Reference documentation (tools/make_docs.sh, about 10 s after make): DocC sites for Essence2Kit and Expression2
+# (symbol graphs from the release build's modules) and a page per C header (clang -extract-api), in build/docs;
+# serve them with python3 -m http.server -d build/docs.
+docs: build
+	SWIFT=$(SWIFT) tools/make_docs.sh
 
 # The exported C symbols against the headers (tools/check_exports.py, under a second): nm -D of build/lib's
 # library, the functions include/*.h declare and exports.map's patterns must name the same functions, each in the
