@@ -35,7 +35,7 @@ def main():
     indices = [int(a) for a in args] or [0, 2, 9, 13]
     finder = None
     if os.path.exists(model):
-        from evaluate import Finder
+        from finder import Finder
         finder = Finder(model, REFINE)
     os.makedirs(OUT, exist_ok=True)
     for i in indices:
