@@ -337,7 +337,11 @@ test-fuzz:
 	SWIFT=$(SWIFT) FUZZ_SECONDS=15 FUZZ_FRESH=1 tools/fuzz.sh imx audio json tflite
 
 # The lip-sync tools' pure parts, the real recordings' alignments and the other languages' phone maps
-# (tools/lipsync/tests), in a virtual environment of their own with numpy, scipy and pytest from PyPI.
+# (tools/lipsync/tests), and the character point finder's (tools/character/tests: the scorer, the drawn data's
+# determinism for a seed, the E2CP weights format's round trip; no torch), in a virtual environment of their own
+# with numpy, scipy, pytest and Pillow (tools/character/requirements.txt's version) from PyPI; before them, no
+# import cycles among tools/'s Python files (tools/check_import_cycles.py, a second). The character tests take about
+# 4 s of the whole.
 TOOLS_VENV := $(OUT)/venv-tools
 
 $(TOOLS_VENV)/.ready:
@@ -345,7 +349,12 @@ $(TOOLS_VENV)/.ready:
 	$(TOOLS_VENV)/bin/pip install -q 'numpy<2' scipy pytest
 	touch $@
 
-test-tools: $(TOOLS_VENV)/.ready
+$(TOOLS_VENV)/.character: $(TOOLS_VENV)/.ready tools/character/requirements.txt
+	$(TOOLS_VENV)/bin/pip install -q "$$(grep -i '^pillow==' tools/character/requirements.txt)"
+	touch $@
+
+test-tools: $(TOOLS_VENV)/.ready $(TOOLS_VENV)/.character
+	python3 tools/check_import_cycles.py
 	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests tools/character/tests
 
 # The Python package (python/): a wheel with libessence2 and the shipped avatars inside, installed into a fresh
