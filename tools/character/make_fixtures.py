@@ -4,7 +4,7 @@ as raw RGBA bytes (name.rgba) and their true points (name.json) in Tests/Essence
   python make_fixtures.py [--model M] [indices...]
 
 With the model present (default build/character/model.pt; an exported .e2cp works too), each JSON also gets
-"reference": what evaluate.py's Python finder (the same steps as the Swift one, the committed refinement pass
+"reference": what finder.py's Python finder (the same steps as the Swift one, the committed refinement pass
 REFINE included) finds, which the Swift test matches to a hundredth of a pixel or so.
 """
 import json
