@@ -339,8 +339,10 @@ test-fuzz:
 # The lip-sync tools' pure parts, the real recordings' alignments and the other languages' phone maps
 # (tools/lipsync/tests), and the character point finder's (tools/character/tests: the scorer, the drawn data's
 # determinism for a seed, the E2CP weights format's round trip; no torch), in a virtual environment of their own
-# with numpy, scipy, pytest and Pillow (tools/character/requirements.txt's version) from PyPI; before them, no
-# import cycles among tools/'s Python files (tools/check_import_cycles.py, a second). The character tests take about
+# with numpy, scipy, pytest and Pillow (tools/character/requirements.txt's version) from PyPI; before them, the
+# records against the code (tools/check_architecture.py: docs/architecture.md's target table and Package.swift's
+# header comment name exactly Package.swift's targets and their dependencies) and no import cycles among tools/'s
+# Python files (tools/check_import_cycles.py), a second each. The character tests take about
 # 4 s of the whole.
 TOOLS_VENV := $(OUT)/venv-tools
 
@@ -354,6 +356,7 @@ $(TOOLS_VENV)/.character: $(TOOLS_VENV)/.ready tools/character/requirements.txt
 	touch $@
 
 test-tools: $(TOOLS_VENV)/.ready $(TOOLS_VENV)/.character
+	python3 tools/check_architecture.py
 	python3 tools/check_import_cycles.py
 	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests tools/character/tests
 
