@@ -342,8 +342,8 @@ test-fuzz:
 # with numpy, scipy, pytest and Pillow (tools/character/requirements.txt's version) from PyPI; before them, the
 # records against the code (tools/check_architecture.py: docs/architecture.md's target table and Package.swift's
 # header comment name exactly Package.swift's targets and their dependencies) and no import cycles among tools/'s
-# Python files (tools/check_import_cycles.py), a second each. The character tests take about
-# 4 s of the whole.
+# Python files (tools/check_import_cycles.py), a second each, and the checks' own tests (tools/tests). The
+# character tests take about 4 s of the whole.
 TOOLS_VENV := $(OUT)/venv-tools
 
 $(TOOLS_VENV)/.ready:
@@ -358,7 +358,7 @@ $(TOOLS_VENV)/.character: $(TOOLS_VENV)/.ready tools/character/requirements.txt
 test-tools: $(TOOLS_VENV)/.ready $(TOOLS_VENV)/.character
 	python3 tools/check_architecture.py
 	python3 tools/check_import_cycles.py
-	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests tools/character/tests
+	$(TOOLS_VENV)/bin/python -m pytest -q tools/tests tools/lipsync/tests tools/character/tests
 
 # The Python package (python/): a wheel with libessence2 and the shipped avatars inside, installed into a fresh
 # virtual environment (numpy, pytest, PyAV, Pipecat, LiveKit Agents, aiohttp, aiortc and selenium from
