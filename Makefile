@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -72,6 +72,11 @@ help:
 	@echo "make            release build: $(LIB), $(CLI), examples in $(OUT)/"
 	@echo "make demo       render the sample avatar speaking to out/demo.mp4"
 	@echo "make test       Swift tests, C tests of the ABI (also under AddressSanitizer), examples, the command"
+	@echo "make test-format  swift-format's rules (.swift-format) on the Swift sources (10 s, no build)"
+	@echo "make test-exports the library's exported symbols against include/*.h and exports.map (in test-c)"
+	@echo "make api-check    Essence2Kit's and Expression2's public API against api/ (breaking changes fail; in test)"
+	@echo "make api-baseline write api/ anew from the build (with a release)"
+	@echo "make docs       reference documentation (DocC): the Swift products and each C header, in $(OUT)/docs/"
 	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
 	@echo "make bench      speed and memory figures"
 	@echo "make soak       SOAK_SECONDS=$(SOAK_SECONDS): 10 live engines (8 at 512x600, 2 at 1080x1920) under replies, interrupts, recreates"
@@ -183,7 +188,7 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h incl
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer $(CWARN) -pthread \
 	  $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
-test: deps test-swift test-c test-tsan test-fuzz test-cli test-rig test-install test-player test-swiftpm test-tools test-python test-gst \
+test: deps test-format api-check test-swift test-c test-tsan test-fuzz test-cli test-rig test-install test-player test-swiftpm test-tools test-python test-gst \
       test-service test-sessions test-downloads test-soak
 
 # The GStreamer element essence2avatar: build/gst/libgstessence2.so, linked to the build tree's library (and,
@@ -245,13 +250,40 @@ test-sessions: build test-service
 test-downloads: build test-service
 	SERVICE_PYTHON=build/venv-service/bin/python integration/downloads/run.sh
 
+# swift-format's rules with the committed configuration (.swift-format) on Sources, Tests, fuzz/Sources and
+# Package.swift (tools/check_swift_format.sh: rule findings fail; the pretty printer's layout findings are not
+# checked, the code's alignment being hand-made). About 10 s; needs no build.
+test-format:
+	SWIFT=$(SWIFT) tools/check_swift_format.sh
+
 # The Swift tests run on a release build (bounds and overflow checks stay on: no target uses -Ounchecked), in a
 # scratch directory of their own so that they and `make` do not rebuild each other's products.
 test-swift: build
 	$(SWIFT) test -c release --scratch-path .build/tests
 
+# Reference documentation (tools/make_docs.sh, about 10 s after make): DocC sites for Essence2Kit and Expression2
+# (symbol graphs from the release build's modules) and a page per C header (clang -extract-api), in build/docs;
+# serve them with python3 -m http.server -d build/docs.
+docs: build
+	SWIFT=$(SWIFT) tools/make_docs.sh
+
+# The exported C symbols against the headers (tools/check_exports.py, under a second): nm -D of build/lib's
+# library, the functions include/*.h declare and exports.map's patterns must name the same functions, each in the
+# version node ESSENCE2_1; any difference is named.
+test-exports: $(LIB)
+	tools/check_exports.py --lib $(LIBDIR)/libessence2.so.$(SOMAJOR)
+
+# The public API of Essence2Kit and Expression2 against the committed baseline (api/, tools/check_api.sh):
+# swift-api-digester reads the release build's modules (nothing compiled; about a second) and fails on a breaking
+# change. api-baseline writes the baseline anew (with a release, or a deliberate major-version break).
+api-check: build
+	SWIFT=$(SWIFT) tools/check_api.sh
+
+api-baseline: build
+	SWIFT=$(SWIFT) tools/check_api.sh --update
+
 # integration/c/curl/abi_check.c: the libcurl ABI the library declares for itself equals <curl/curl.h>'s.
-test-c: all $(CTESTS) $(ASAN_EXAMPLES)
+test-c: all $(CTESTS) $(ASAN_EXAMPLES) test-exports
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -ISources/CCurlLoader/include integration/c/curl/abi_check.c
 	integration/c/run.sh
 
@@ -305,7 +337,13 @@ test-fuzz:
 	SWIFT=$(SWIFT) FUZZ_SECONDS=15 FUZZ_FRESH=1 tools/fuzz.sh imx audio json tflite
 
 # The lip-sync tools' pure parts, the real recordings' alignments and the other languages' phone maps
-# (tools/lipsync/tests), in a virtual environment of their own with numpy, scipy and pytest from PyPI.
+# (tools/lipsync/tests), and the character point finder's (tools/character/tests: the scorer, the drawn data's
+# determinism for a seed, the E2CP weights format's round trip; no torch), in a virtual environment of their own
+# with numpy, scipy, pytest and Pillow (tools/character/requirements.txt's version) from PyPI; before them, the
+# records against the code (tools/check_architecture.py: docs/architecture.md's target table and Package.swift's
+# header comment name exactly Package.swift's targets and their dependencies) and no import cycles among tools/'s
+# Python files (tools/check_import_cycles.py), a second each, and the checks' own tests (tools/tests). The
+# character tests take about 4 s of the whole.
 TOOLS_VENV := $(OUT)/venv-tools
 
 $(TOOLS_VENV)/.ready:
@@ -313,8 +351,14 @@ $(TOOLS_VENV)/.ready:
 	$(TOOLS_VENV)/bin/pip install -q 'numpy<2' scipy pytest
 	touch $@
 
-test-tools: $(TOOLS_VENV)/.ready
-	$(TOOLS_VENV)/bin/python -m pytest -q tools/lipsync/tests tools/character/tests
+$(TOOLS_VENV)/.character: $(TOOLS_VENV)/.ready tools/character/requirements.txt
+	$(TOOLS_VENV)/bin/pip install -q "$$(grep -i '^pillow==' tools/character/requirements.txt)"
+	touch $@
+
+test-tools: $(TOOLS_VENV)/.ready $(TOOLS_VENV)/.character
+	python3 tools/check_architecture.py
+	python3 tools/check_import_cycles.py
+	$(TOOLS_VENV)/bin/python -m pytest -q tools/tests tools/lipsync/tests tools/character/tests
 
 # The Python package (python/): a wheel with libessence2 and the shipped avatars inside, installed into a fresh
 # virtual environment (numpy, pytest, PyAV, Pipecat, LiveKit Agents, aiohttp, aiortc and selenium from

@@ -1,18 +1,29 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The targets (docs/architecture.md):
-//   Essence2Runtime    engine, pacing, audio analysis and lip sync, renderer, .imx reader (no network code)
-//   Essence2Service    sessions and metering, avatar downloads, credentials, behind the runtime's FrameGate
+// The targets (docs/architecture.md; tools/check_architecture.py checks that this list, the document's table and the
+// targets below agree):
 //   CEssence2Weights   the learned lip-sync model's weights, embedded as bytes (C, #embed)
+//   CCharacterWeights  the character point finder's two weights files (tools/character), embedded as bytes (C, #embed)
+//   Essence2Runtime    engine, pacing, audio analysis and lip sync, both renderers, .imx reader, the atomic file writer
+//                      (no network code)
 //   CCurlLoader        libcurl loaded at run time (dlopen) for the service client, its ABI declared here
-//   Essence2Interface  the C interface: the be_essence2_* thunks (@_cdecl)
+//   Essence2Service    sessions and metering, avatar downloads, credentials, behind the runtime's FrameGate
+//   Essence2           include/essence2.h and expression2.h as a C module (`import Essence2`; Essence2Kit
+//                      re-exports it)
+//   Essence2Interface  the C interface: the be_essence2_* and be_expression2_* thunks (@_cdecl)
 //   Essence2C          libessence2.so: the thunks and the runtime with the library's link flags (no code)
-//   Essence2           include/essence2.h as a C module (`import Essence2`; Essence2Kit re-exports it)
 //   Essence2Kit        the Swift API (the reference's Essence2Engine, frames as AsyncStream) on the runtime
+//   Expression2        the Expression 2 Swift API (character avatars) on Essence2Kit
 //   Essence2Vision     TensorFlow Lite reader and interpreter, face detector and landmarker (the command's)
-//   Essence2Authoring  avatar builder, portrait framing, .imx and JSON writing (the command's)
+//   Essence2Authoring  avatar builders (photoreal, character), the character point finder, .imx and JSON writing
+//                      (the command's)
+//   CSndfile           libsndfile (system library, the command's)
+//   CJpeg              libjpeg (system library, the command's)
+//   CPng               libpng (system library, the command's)
+//   CSDL2Loader        SDL2 loaded at run time (dlopen) for `essence2 play`
 //   essence2-cli       the `essence2` command
+//   Essence2Tests      the Swift tests (make test-swift)
 // No Swift target carries unsafe compiler flags: bounds checks stay on everywhere, and the hot loops get their
 // speed from unsafe buffer pointers. The only unsafe flags are libessence2.so's link flags, in release builds.
 let package = Package(

@@ -15,7 +15,12 @@ package enum CharacterPointFinderError: Error, Equatable, Sendable {
 /// heatmap heads (each point the soft-argmax of its own map, the other outputs their channels' means).
 package struct CharacterNetwork: Sendable {
     package struct Layer: Sendable {
-        package enum Kind: UInt32, Sendable { case convolution = 1, dense = 2, dilatedConvolution = 3, heads = 4 }
+        package enum Kind: UInt32, Sendable {
+            case convolution = 1
+            case dense = 2
+            case dilatedConvolution = 3
+            case heads = 4
+        }
         package var kind: Kind
         /// Convolution: input channels, output channels, stride, input side; dense: inputs, outputs; heads:
         /// channels, outputs, input side.

@@ -141,7 +141,7 @@ def picture_samples(names, labels, per, seed, pictures):
 
 def held_out(model_path, names, labels, pictures):
     """evaluate.py's finder on the named pictures: (within 0.25, automatic, lines)."""
-    from evaluate import Finder, load_rgba, score
+    from finder import Finder, load_rgba, score
     finder = Finder(model_path)
     within = automatic = 0
     lines = []

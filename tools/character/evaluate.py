@@ -16,90 +16,9 @@ import os
 import sys
 
 import numpy as np
-from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import HEAD_CROPS, MOUTHS, load_net, mirror_vector, sample_crop  # noqa: E402
-
-KEYS = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
-AGREEMENT_SCALE = 0.42  # CharacterPointFinder.agreementScale
-REFINEMENTS = int(os.environ.get("CHARACTER_REFINEMENTS", "2"))
-SCALES = [float(v) for v in os.environ["CHARACTER_SCALES"].split(",")] if "CHARACTER_SCALES" in os.environ \
-    else list(HEAD_CROPS)
-
-
-def load_rgba(path):
-    return np.asarray(Image.open(path).convert("RGBA"))
-
-
-class Finder:
-    def __init__(self, model, refine=None):
-        """refine: the refinement pass's weights (refine.py: .pt or .e2cp), run on the found points; None: none."""
-        import torch
-        self.torch = torch
-        self.nets = [load_net(m) for m in model.split(",")]  # several: an ensemble, their outputs averaged
-        if refine:
-            from refine import Refiner
-            self.refiner = Refiner(refine)
-        else:
-            self.refiner = None
-
-    def run(self, crop):
-        x = self.torch.from_numpy(np.ascontiguousarray((crop - 0.5).transpose(2, 0, 1)[None]).astype(np.float32))
-        with self.torch.no_grad():
-            return np.mean([net(x)[0].numpy().astype(np.float64) for net in self.nets], 0)
-
-    @staticmethod
-    def decode(v, x0, y0, side):
-        pts = np.stack([x0 + v[0:48:2] * side, y0 + v[1:48:2] * side], 1)  # 24 points: 7, (radii slot), outline
-        return dict(points=pts[:7], radii=v[14:16] / 10 * side, outline=np.stack([x0 + v[16:48:2] * side,
-                                                                                  y0 + v[17:48:2] * side], 1),
-                    logits=v[48:])
-
-    def find(self, rgba):
-        H, W = rgba.shape[:2]
-        side = max(W, H)
-        box = ((W - side) / 2, (H - side) / 2, side)
-        out = self.decode(self.run(sample_crop(rgba, *box)), *box)
-        dis = 0.0
-        for _ in range(REFINEMENTS):
-            o = out["outline"]
-            lo, hi = o.min(0), o.max(0)
-            c = (lo + hi) / 2
-            plains, mirs = [], []
-            for scale in SCALES:
-                s = max(4.0, scale * float(max(hi - lo)))
-                box = (c[0] - s / 2, c[1] - s / 2, s)
-                crop = sample_crop(rgba, *box)
-                plains.append(self.decode(self.run(crop), *box))
-                mirs.append(self.decode(mirror_vector(self.run(crop[:, ::-1]).astype(np.float32)).astype(np.float64), *box))
-            plain = {k: np.mean([p[k] for p in plains], 0) for k in plains[0]}
-            mir = {k: np.mean([p[k] for p in mirs], 0) for k in mirs[0]}
-            out = {k: (plain[k] + mir[k]) / 2 for k in plain}
-            ed = max(1e-3, np.linalg.norm(out["points"][1] - out["points"][0]))
-            dis = max(np.linalg.norm(plain["points"][i] - mir["points"][i]) for i in range(5)) / ed
-            spread = max(np.linalg.norm(q["points"][i] - out["points"][i])
-                         for q in plains + mirs for i in range(5)) / ed
-        lg = out["logits"]
-        character = 1 / (1 + np.exp(-lg[4]))
-        conf = character * min(1, max(0, 1 - max(dis, spread) / AGREEMENT_SCALE))
-        p = out["points"]
-        if self.refiner:
-            refined, _ = self.refiner.refine(rgba, {k: p[i] for i, k in enumerate(KEYS)})
-            p = np.array([refined[k] for k in KEYS] + [p[5], p[6]])
-        brows = lg[3] > 0
-        return dict(left_eye=p[0].tolist(), right_eye=p[1].tolist(), mouth_left=p[2].tolist(),
-                    mouth_right=p[3].tolist(), mouth_center=p[4].tolist(),
-                    left_brow=p[5].tolist() if brows else None, right_brow=p[6].tolist() if brows else None,
-                    left_eye_radius=float(out["radii"][0]), right_eye_radius=float(out["radii"][1]),
-                    mouth=MOUTHS[int(np.argmax(lg[:3]))], outline=out["outline"].tolist(), confidence=float(conf))
-
-
-def score(found, label):
-    ed = max(1e-6, np.linalg.norm(np.subtract(label["right_eye"], label["left_eye"])))
-    errs = {k: np.linalg.norm(np.subtract(found[k], label[k])) / ed for k in KEYS}
-    worst = max(errs, key=errs.get)
-    return errs[worst], worst
+from finder import Finder, load_rgba, score  # noqa: E402
 
 
 def table(results, labels):

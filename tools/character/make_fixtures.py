@@ -4,7 +4,7 @@ as raw RGBA bytes (name.rgba) and their true points (name.json) in Tests/Essence
   python make_fixtures.py [--model M] [indices...]
 
 With the model present (default build/character/model.pt; an exported .e2cp works too), each JSON also gets
-"reference": what evaluate.py's Python finder (the same steps as the Swift one, the committed refinement pass
+"reference": what finder.py's Python finder (the same steps as the Swift one, the committed refinement pass
 REFINE included) finds, which the Swift test matches to a hundredth of a pixel or so.
 """
 import json
@@ -35,7 +35,7 @@ def main():
     indices = [int(a) for a in args] or [0, 2, 9, 13]
     finder = None
     if os.path.exists(model):
-        from evaluate import Finder
+        from finder import Finder
         finder = Finder(model, REFINE)
     os.makedirs(OUT, exist_ok=True)
     for i in indices:

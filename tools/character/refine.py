@@ -26,50 +26,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import draw  # noqa: E402
 import draw_styles  # noqa: E402
 from common import cached_chunks, sample_crop  # noqa: E402
+from finder import KEYS, MIRROR, ZOOM, Finder, Refiner, build_refiner, crop_box, load_rgba, score  # noqa: E402
 
-KEYS = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
-MIRROR = [1, 0, 3, 2, 4]  # a kind's index in the mirrored crop
-ZOOM = 1.6  # the crop's side, in (found) eye distances
 SHIFT = 0.22  # the crop centre's displacement from the true point: normal, this times the eye distance a coordinate
 SCALE = 0.18  # the eye distance's misjudgement: log-normal, this sigma
-
-
-def build_refiner(channels=32):
-    import torch.nn as nn
-
-    def block(cin, cout, stride, dilation=1):
-        return [nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation), nn.BatchNorm2d(cout), nn.ReLU()]
-    c = channels
-    layers = block(4, 16, 2) + block(16, 24, 2) + block(24, c, 2)
-    for d in (1, 2, 4, 1):
-        layers += block(c, c, 1, d)
-    layers += [nn.Conv2d(c, 5, 3, 1, 1), point_heads(5)]
-    return nn.Sequential(*layers)
-
-
-def point_heads(k):
-    import torch
-    import torch.nn as nn
-
-    class Points(nn.Module):
-        """k heatmaps -> each's soft-argmax (x, y in crop units): N x 2k."""
-
-        def __init__(self, k):
-            super().__init__()
-            self.k = k
-
-        def forward(self, f):
-            n, c, h, w = f.shape
-            p = f.reshape(n, c, h * w).softmax(-1).reshape(n, c, h, w)
-            xs = (torch.arange(w, dtype=f.dtype) + 0.5) / w
-            ys = (torch.arange(h, dtype=f.dtype) + 0.5) / h
-            return torch.stack([(p.sum(2) * xs).sum(-1), (p.sum(3) * ys).sum(-1)], -1).reshape(n, 2 * c)
-    return Points(k)
-
-
-def crop_box(point, ed):
-    side = max(4.0, ZOOM * ed)
-    return (point[0] - side / 2, point[1] - side / 2, side)
 
 
 def scene(seed, i):
@@ -158,65 +118,7 @@ def train(args):
         net.train()
 
 
-# A refined mouth centre farther than this times the mouth's width from the refined corners' middle is not taken
-# (CharacterPointFinder.refinedCentreLimit).
-CENTRE_LIMIT = 0.5
-
-
-class Refiner:
-    """The refinement pass (CharacterPointFinder.refine does the same): each point's crop run plain and mirrored,
-    the two answers averaged; the mouth centre kept where it was when its answer lies far from the refined
-    corners' middle (a bow tie or a chin below a closed mouth)."""
-
-    def __init__(self, path, channels=32):
-        self.path = path
-        if path.endswith(".e2cp"):
-            from export import forward
-            data = open(path, "rb").read()
-            self.forward = lambda crop: forward(data, (crop - 0.5).transpose(2, 0, 1).astype(np.float64))
-        else:
-            import torch
-            net = build_refiner(channels)
-            net.load_state_dict(torch.load(path))
-            net.eval()
-
-            def run(crop):
-                x = torch.from_numpy(np.ascontiguousarray((crop - 0.5).transpose(2, 0, 1)[None]).astype(np.float32))
-                with torch.no_grad():
-                    return net(x)[0].numpy().astype(np.float64)
-            self.forward = run
-
-    def run(self, crop):
-        return np.asarray(self.forward(crop), np.float64).reshape(5, 2)
-
-    def refine(self, rgba, found, rounds=1):
-        """found: dict of KEYS -> (x, y). Returns the new dict (the same keys) and the largest plain/mirrored
-        disagreement (eye distances)."""
-        pts = {k: np.asarray(found[k], np.float64) for k in KEYS}
-        dis = 0.0
-        for _ in range(rounds):
-            ed = max(2.0, float(np.linalg.norm(pts["right_eye"] - pts["left_eye"])))
-            new, dis = {}, 0.0
-            for i, key in enumerate(KEYS):
-                box = crop_box(pts[key], ed)
-                crop = sample_crop(rgba, *box)
-                a = self.run(crop)[i]
-                b = self.run(crop[:, ::-1])[MIRROR[i]]
-                b = np.array([1 - b[0], b[1]])
-                pa = np.array([box[0], box[1]]) + a * box[2]
-                pb = np.array([box[0], box[1]]) + b * box[2]
-                new[key] = (pa + pb) / 2
-                dis = max(dis, float(np.linalg.norm(pa - pb)) / ed)
-            middle = (new["mouth_left"] + new["mouth_right"]) / 2
-            width = max(1e-3, float(np.linalg.norm(new["mouth_right"] - new["mouth_left"])))
-            if np.linalg.norm(new["mouth_center"] - middle) > CENTRE_LIMIT * width:
-                new["mouth_center"] = pts["mouth_center"]
-            pts = new
-        return {k: v.tolist() for k, v in pts.items()}, dis
-
-
 def evaluate(args):
-    from evaluate import Finder, load_rgba, score
     finder = Finder(args.model)
     ref = Refiner(args.refine, args.channels)
     labels = json.load(open(args.labels))["pictures"]
