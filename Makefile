@@ -188,8 +188,13 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h incl
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer $(CWARN) -pthread \
 	  $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
-test: deps test-format api-check test-swift test-c test-tsan test-fuzz test-cli test-rig test-install test-player test-swiftpm test-tools test-python test-gst \
-      test-service test-sessions test-downloads test-soak
+# Every stage in turn, timed (tools/test_stages.sh: all stages run, then a table of seconds per stage; exit 1 when
+# any failed). Each stage is also a target of its own. The soak (two minutes of real-time rendering that judges
+# leaks, threads and descriptors, not speed) runs in the background beside the stages after the C tests.
+TEST_STAGES := test-format api-check test-swift test-c test-soak\& test-tsan test-fuzz test-cli test-rig test-install \
+      test-player test-swiftpm test-tools test-python test-gst test-service test-sessions test-downloads
+test: deps
+	@tools/test_stages.sh $(TEST_STAGES)
 
 # The GStreamer element essence2avatar: build/gst/libgstessence2.so, linked to the build tree's library (and,
 # installed, to PREFIX/lib: the rpath covers both layouts). GST_PLUGIN_PATH=build/gst finds it.

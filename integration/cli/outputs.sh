@@ -103,5 +103,17 @@ fails_with 4 "looked for grace-hoper, avatars/grace-hoper, avatars/grace-hoper.i
     "--avatar with a misspelt name says where it looked" render "$DEMO" --avatar grace-hoper -o "$T/work/x.mp4"
 check "failed renders leave nothing in the output directory" [ -z "$(others "$T/work" "$T/names" | grep -v '^talk\.')" ]
 
+# ---- essence2 audio replaces its output atomically -----------------------------------------------------
+# The old file is replaced by a finished new one (a new inode: a hard link to the old one keeps the old bytes),
+# and nothing is left beside it.
+mkdir -p "$T/audio"
+printf 'not yet a wav' >"$T/audio/out.wav"
+ln "$T/audio/out.wav" "$T/audio/old-link"
+run 0 audio "$DEMO" -o "$T/audio/out.wav"
+check "essence2 audio writes a 16 kHz WAV" [ "$(probe "$T/audio/out.wav" a:0 sample_rate)" = 16000 ]
+check "essence2 audio replaces the old file whole, not in place (a hard link keeps the old bytes)" \
+    [ "$(cat "$T/audio/old-link")" = "not yet a wav" ]
+check "essence2 audio leaves nothing else beside its output" [ "$(ls -A "$T/audio" | tr '\n' ' ')" = "old-link out.wav " ]
+
 echo "integration/cli/outputs: $passed passed, $failed failed"
 [ "$failed" = 0 ]

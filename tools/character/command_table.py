@@ -34,24 +34,51 @@ def build(binary, picture, out):
     return status, info
 
 
+def confidence(binary, imx):
+    """The finder's confidence as the avatar's info records it (None when the points came from elsewhere)."""
+    text = subprocess.run([binary, "avatar", "inspect", imx], capture_output=True, text=True).stdout
+    m = re.search(r"confidence ([0-9.]+)\)", text)
+    return float(m.group(1)) if m else None
+
+
+def calibration(rows, edges=(0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 1.01)):
+    """Lines of the share of right answers per confidence band, from (confidence, sure, right) rows."""
+    lines = []
+    for lo, hi in zip(edges, edges[1:]):
+        band = [r for r in rows if r[0] is not None and lo <= r[0] < hi]
+        if band:
+            lines.append(f"  confidence {lo:.2f}-{min(hi, 1):.2f}: {len(band):3d} answers, "
+                         f"{sum(r[2] for r in band) / len(band) * 100:5.1f} % right, "
+                         f"{sum(r[1] for r in band) / len(band) * 100:5.1f} % sure")
+    return lines
+
+
 def drawn(binary, count, mouths):
     import numpy as np
     import draw
     right = open_wrong = shut_wrong = 0
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(count):
             img, p = draw.draw_scene(np.random.default_rng([999, 1000 + i]), negative=False, extras=mouths,
                                      mouths=mouths)
             picture, out = os.path.join(tmp, f"{i}.png"), os.path.join(tmp, f"{i}.imx")
             img.save(picture)
-            _, info = build(binary, picture, out)
+            status, info = build(binary, picture, out)
             found = info["mouth"] if info else None
             right += found == p["mouth"]
             open_wrong += found == "open" and p["mouth"] != "open"
             shut_wrong += found != "open" and p["mouth"] == "open"
+            points_right = info is not None and scoring.judge(info["source_points"], p)[0]
+            rows.append((confidence(binary, out) if info else None, status == 0, points_right))
     what = "drawn scenes with mouth styles" if mouths else "drawn scenes"
     print(f"{count} {what} (seed 999): mouth state as drawn {right / count * 100:.0f} %, closed or absent built "
           f"open {open_wrong / count * 100:.0f} %, open built closed or absent {shut_wrong / count * 100:.0f} %")
+    sure = [r for r in rows if r[1]]
+    print(f"points (scoring.py): {len(sure) / count * 100:.1f} % of answers sure, "
+          f"{sum(r[2] for r in sure) / max(1, len(sure)) * 100:.1f} % of sure answers right "
+          f"({sum(1 for r in sure if not r[2])} sure and wrong), {sum(r[2] for r in rows) / count * 100:.1f} % right in all")
+    print("\n".join(calibration(rows)))
 
 
 def main():

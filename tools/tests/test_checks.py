@@ -77,3 +77,26 @@ def test_the_version_script_is_read():
     node, globals_, locals_ = exports.version_script()
     assert node == "ESSENCE2_1" and globals_ == ["be_essence2_*", "be_expression2_*"] and locals_ == ["*"]
 
+
+
+def test_the_stage_runner_times_every_stage_runs_the_rest_after_a_failure_and_fails(tmp_path):
+    import subprocess
+
+    makefile = tmp_path / "Makefile"
+    marks = tmp_path / "marks"
+    makefile.write_text(
+        f"first:\n\t@echo first >> {marks}\n"
+        f"broken:\n\t@false\n"
+        f"slow:\n\t@sleep 1; echo slow >> {marks}; echo slow says hello\n"
+        f"last:\n\t@echo last >> {marks}\n")
+    run = subprocess.run([str(TOOLS / "test_stages.sh"), "first", "slow&", "broken", "last"],
+                         env={"PATH": "/usr/bin:/bin", "MAKE": f"make -f {makefile}"}, capture_output=True, text=True)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert sorted(marks.read_text().split()) == ["first", "last", "slow"]
+    table = run.stdout[run.stdout.index("time per stage"):]
+    for line in ("first ", "broken ", "last ", "slow (background) "):
+        assert line in table, table
+    assert "FAILED: broken" in run.stdout and "slow says hello" in run.stdout
+    passing = subprocess.run([str(TOOLS / "test_stages.sh"), "first"],
+                             env={"PATH": "/usr/bin:/bin", "MAKE": f"make -f {makefile}"}, capture_output=True, text=True)
+    assert passing.returncode == 0 and "every stage passed" in passing.stdout

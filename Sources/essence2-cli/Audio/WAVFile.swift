@@ -3,11 +3,12 @@ import CSndfile
 /// Writes 16-bit PCM mono WAV files (the engine's 16 kHz audio, for muxing or alongside a .y4m) through
 /// libsndfile, which also reads every input.
 enum WAVFile {
-    /// Writes `samples` (mono) followed by silence up to `totalSamples` when that is larger.
+    /// Writes `samples` (mono) followed by silence up to `totalSamples` when that is larger, atomically: the file
+    /// appears whole under `path` or not at all (an existing one is replaced only by a finished file).
     static func write(path: String, samples: [Int16], sampleRate: Int, paddedTo totalSamples: Int = 0) throws(CLIError) {
-        let file = try OutputFile(creating: path)
-        try write(to: file, samples: samples, sampleRate: sampleRate, paddedTo: totalSamples)
-        try file.close()
+        let output = try AtomicOutput(path: path)
+        try write(to: output.file, samples: samples, sampleRate: sampleRate, paddedTo: totalSamples)
+        try output.commit()
     }
 
     /// Writes the WAV file into the open `file` (which stays open; the caller closes it).
