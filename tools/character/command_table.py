@@ -24,9 +24,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scoring  # noqa: E402
 
 
-def build(binary, picture, out):
-    """Builds without points; returns (exit status, inspect --json's object or None)."""
-    status = subprocess.run([binary, "avatar", "build", picture, "--character", "-o", out], capture_output=True).returncode
+def build(binary, picture, out, said=None):
+    """Builds without points; returns (exit status, inspect --json's object or None). `said`, a list, gets what the
+    command printed on stderr."""
+    done = subprocess.run([binary, "avatar", "build", picture, "--character", "-o", out], capture_output=True, text=True)
+    status = done.returncode
+    if said is not None:
+        said.append(done.stderr)
     if not os.path.exists(out):
         return status, None
     info = json.loads(subprocess.run([binary, "avatar", "inspect", "--json", out], capture_output=True,
@@ -53,7 +57,8 @@ def calibration(rows, edges=(0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 1.01)):
     return lines
 
 
-def drawn(binary, count, mouths):
+def drawn(binary, count, mouths, dump=None):
+    """The command on `count` drawn scenes; `dump`, a list, gets one dict per scene."""
     import numpy as np
     import draw
     right = open_wrong = shut_wrong = 0
@@ -64,13 +69,18 @@ def drawn(binary, count, mouths):
                                      mouths=mouths)
             picture, out = os.path.join(tmp, f"{i}.png"), os.path.join(tmp, f"{i}.imx")
             img.save(picture)
-            status, info = build(binary, picture, out)
+            said = []
+            status, info = build(binary, picture, out, said)
             found = info["mouth"] if info else None
             right += found == p["mouth"]
             open_wrong += found == "open" and p["mouth"] != "open"
             shut_wrong += found != "open" and p["mouth"] == "open"
-            points_right = info is not None and scoring.judge(info["source_points"], p)[0]
-            rows.append((confidence(binary, out) if info else None, status == 0, points_right))
+            judged = scoring.judge(info["source_points"], p) if info else (False, "", 0.0, 0.0)
+            rows.append((confidence(binary, out) if info else None, status == 0, judged[0]))
+            if dump is not None:
+                dump.append({"scene": i, "confidence": rows[-1][0], "sure": status == 0, "right": judged[0],
+                             "worst": judged[1], "error": judged[2], "mouth": found, "drawn_mouth": p["mouth"],
+                             "said": said[0].strip()})
     what = "drawn scenes with mouth styles" if mouths else "drawn scenes"
     print(f"{count} {what} (seed 999): mouth state as drawn {right / count * 100:.0f} %, closed or absent built "
           f"open {open_wrong / count * 100:.0f} %, open built closed or absent {shut_wrong / count * 100:.0f} %")
@@ -88,9 +98,13 @@ def main():
     ap.add_argument("--labels", default="avatars/characters/labels.json")
     ap.add_argument("--drawn", type=int, default=0, help="the mouth states built on this many drawn scenes instead")
     ap.add_argument("--mouths", action="store_true", help="with --drawn: scenes with draw.py's mouth styles")
+    ap.add_argument("--dump", help="with --drawn: write each scene's figures to this JSON file")
     args = ap.parse_args()
     if args.drawn:
-        drawn(args.bin, args.drawn, args.mouths)
+        rows = [] if args.dump else None
+        drawn(args.bin, args.drawn, args.mouths, rows)
+        if args.dump:
+            json.dump(rows, open(args.dump, "w"), indent=1)
         return
     everything = json.load(open(args.labels))
     labels, hidden = everything["pictures"], everything.get("hidden_eyes", {})
