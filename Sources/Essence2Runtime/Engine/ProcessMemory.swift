@@ -48,9 +48,13 @@ package enum ProcessMemory {
         return mallopt(mmapThresholdOption, mmapThreshold) == 1
     }()
 
-    /// Called when an engine starts: fixes the mmap threshold, once per process.
+    /// Called when an engine starts, before its render thread: fixes the mmap threshold, once per process, and
+    /// looks `malloc_trim` up, so that the render threads only read what was set before they were created
+    /// (ThreadSanitizer cannot see the runtime's once-initialisation of a `static let`: a render thread that ends at
+    /// once could otherwise look it up while the host's destroy does).
     package static func prepare() {
         _ = threshold
+        _ = trim
     }
 
     package static func returnFreed() {
