@@ -81,7 +81,7 @@ extension Avatar {
     /// The canvas: the scaled portrait at its offset; elsewhere a smooth extension of the colours along the
     /// portrait's border. Each margin pixel takes the colour of the border nearest it (the mean of its outermost
     /// 1 % there), averaged along the border: right at the edge over a few pixels (no visible seam), then within
-    /// a short seam (1/60 of the canvas' longer side) over a sixth of the border's length, smoothed twice, so the
+    /// a short seam (1/60 of the canvas' longer side) over a quarter of the border's length, smoothed twice, so the
     /// border's detail fades into broad gradients and nothing of the picture's structures (hair, shoulders, a
     /// flag, a badge) is copied or drawn out as rays; far out it blends towards the border's mean colour. In a
     /// corner beyond both edges the two nearest borders are blended by distance.
@@ -129,8 +129,8 @@ extension Avatar {
             return (0..<n).map { average(again, $0, r) }
         }
         let side = max(canvasW, canvasH)
-        let broadTop = broad(top, max(1, fitW / 12)), broadBottom = broad(bottom, max(1, fitW / 12))
-        let broadLeft = broad(left, max(1, fitH / 12)), broadRight = broad(right, max(1, fitH / 12))
+        let broadTop = broad(top, max(1, fitW / 8)), broadBottom = broad(bottom, max(1, fitW / 8))
+        let broadLeft = broad(left, max(1, fitH / 8)), broadRight = broad(right, max(1, fitH / 8))
         let seam = Float(max(8, side / 60))
         let margin = Float(max(offsetX, offsetY, canvasW - offsetX - fitW, canvasH - offsetY - fitH, 1))
         for y in 0..<canvasH {

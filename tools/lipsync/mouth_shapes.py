@@ -132,6 +132,46 @@ def measure_dir(directory):
     return out
 
 
+# Phones whose frames `speech_table` gathers: the issue's o, u and f/v.
+SPEECH_PHONES = {"o": ("ow", "ao"), "u": ("uw",), "fv": ("f", "v")}
+
+
+def phone_frames(phones, n_frames, fps=25):
+    """{shape: [frame index]} of the frames whose middle falls in one of SPEECH_PHONES' phones, from
+    [(start, end, phone)] in seconds."""
+    out = {k: [] for k in SPEECH_PHONES}
+    for f in range(n_frames):
+        t = (f + 0.5) / fps
+        for s, e, p in phones:
+            if s <= t < e:
+                for k, names in SPEECH_PHONES.items():
+                    if p in names:
+                        out[k].append(f)
+                break
+    return out
+
+
+def speech_table(rest, frames):
+    """Issue 46's o, u and f/v figures averaged over speech frames: `rest` the rest figures, `frames`
+    {shape: [figures of each frame at that shape's phones]}; NaN where a shape has no frame."""
+    def mean(shape, key):
+        v = [f[key] for f in frames.get(shape, [])]
+        return float(np.mean(v)) if v else float("nan")
+
+    def ratio(a, b):
+        return a / b if b > 0 else float("nan")
+
+    out = {}
+    for v in ("o", "u"):
+        out[f"{v}_width"] = ratio(mean(v, "width"), rest["width"])
+        out[f"{v}_round"] = float(np.mean([ratio(f["opening"], f["inner_width"]) for f in frames[v]])) \
+            if frames.get(v) else float("nan")
+    out["fv_lower_lip"] = ratio(mean("fv", "lower_lip"), rest["lower_lip"])
+    out["fv_opening"] = mean("fv", "opening")
+    out["counts"] = {k: len(frames.get(k, [])) for k in SPEECH_PHONES}
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dirs", nargs="+", help="folders of `essence2 avatar poses --region full` frames")
