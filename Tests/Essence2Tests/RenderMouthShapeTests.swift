@@ -67,12 +67,22 @@ struct RenderMouthShapeTests {
         let hw = Self.distance(rest, 61, 291) / 2
         let gap = Self.distance(fv, 13, 14)
         #expect(gap > 0.02 * hw && gap < 0.15 * hw, "\(file): the teeth show in a narrow strip (\(gap / hw) half-widths)")
-        // In the frame the strip is the upper teeth: lighter than the lips above and below it.
+        // In the frame the strip is the upper teeth: across the middle of the mouth, the pixels between the lips
+        // are less saturated than the lips' own there on m (closed lips: the lips' colour).
         let f = F.frame(r, FrameParams(articulation: Self.pose("fv")))
-        let mid = (fv[13] + fv[14]) / 2
-        let teeth = F.luma(f, width: a.width, x: Int(mid.x), y: Int(mid.y))
-        let upperLip = F.luma(f, width: a.width, x: Int(fv[0].x), y: Int((fv[0].y + fv[13].y) / 2))
-        #expect(teeth > upperLip + 15, "\(file): teeth \(teeth), upper lip \(upperLip)")
+        let m = F.frame(r, FrameParams(articulation: Self.pose("m")))
+        func saturation(_ frame: [UInt8], _ y: Int) -> Float {
+            var total: Float = 0, n: Float = 0
+            for x in Int(fv[82].x)...Int(fv[312].x) {
+                let i = (y * a.width + x) * 3
+                let c = [Float(frame[i]), Float(frame[i + 1]), Float(frame[i + 2])]
+                total += (c.max()! - c.min()!) / max(c.max()!, 1); n += 1
+            }
+            return total / max(n, 1)
+        }
+        let y = Int(((fv[13].y + fv[14].y) / 2).rounded(.down))
+        let teeth = saturation(f, y), lips = saturation(m, y)
+        #expect(teeth < lips - 0.05, "\(file): saturation between the lips \(teeth), the closed lips' \(lips)")
     }
 
     @Test func mStaysSealed() {
