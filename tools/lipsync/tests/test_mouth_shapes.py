@@ -79,3 +79,23 @@ def test_a_missing_figure_misses():
     tab = ms.table(poses())
     tab["o_round"] = float("nan")
     assert [m[0] for m in ms.misses(tab)] == ["o_round"]
+
+
+def test_speech_frames_are_gathered_by_the_phone_at_their_middle():
+    phones = [(0.0, 0.1, "sil"), (0.1, 0.2, "ow"), (0.2, 0.26, "f"), (0.26, 0.4, "uw"), (0.4, 0.5, "aa")]
+    got = ms.phone_frames(phones, 13)  # frame k's middle at (k + 0.5) / 25 s
+    assert got == {"o": [2, 3, 4], "u": [6, 7, 8, 9], "fv": [5]}
+
+
+def test_the_speech_table_averages_the_frames_at_each_shape():
+    rest = ms.figures(face(0.6, 0.55, 0.0, 0.1))
+    frames = {"o": [ms.figures(face(0.42, 0.2, 0.12, 0.1)), ms.figures(face(0.48, 0.2, 0.08, 0.1))],
+              "u": [ms.figures(face(0.36, 0.1, 0.05, 0.1))],
+              "fv": [ms.figures(face(0.6, 0.5, 0.01, 0.06))]}
+    t = ms.speech_table(rest, frames)
+    assert t["o_width"] == pytest.approx(0.75)
+    assert t["o_round"] == pytest.approx((0.6 + 0.4) / 2)
+    assert t["u_width"] == pytest.approx(0.6) and t["u_round"] == pytest.approx(0.5)
+    assert t["fv_lower_lip"] == pytest.approx(0.6) and t["fv_opening"] == pytest.approx(0.01)
+    assert t["counts"] == {"o": 2, "u": 1, "fv": 1}
+    assert np.isnan(ms.speech_table(rest, {"o": [], "u": [], "fv": []})["o_width"])
