@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval mouth-shapes all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -89,6 +89,7 @@ help:
 	@echo "make test-load  the reference service under load: 200 sessions, 10,000 reports, a SIGKILL mid-run (1 min)"
 	@echo "make test-fresh the README's two commands in a fresh Debian 12 root (mmdebstrap; slow)"
 	@echo "make lipsync-data / lipsync-train / lipsync-eval   lip-sync model: data, training, evaluation"
+	@echo "make mouth-shapes  o, u, f/v, m, a of the avatars measured with Face Mesh (issue 46's figures)"
 	@echo "make lipsync-align     re-align the real recordings (tools/lipsync/real) with PocketSphinx"
 
 # Installs what is missing from a list of Debian packages; quiet and quick when everything is there.
@@ -566,6 +567,17 @@ lipsync-eval: build lipsync-deps $(TOOLS_VENV)/.landmarks $(OUT)/lipsync-data/ma
 	$(TOOLS_VENV)/bin/python tools/lipsync/eval.py --lib $(LIB) --avatar avatars/grace-hopper.imx \
 	  --data $(OUT)/lipsync-data/val --cli $(CLI) --real tools/lipsync/real --langs $(OUT)/lipsync-lang \
 	  $(LIPSYNC_EVAL_ARGS)
+
+# Issue 46's mouth shapes through the command and Face Mesh (tools/lipsync/mouth_shapes.py): `avatar poses` of
+# both shipped avatars and of an avatar built from a portrait held out of the renderer's tuning
+# (tools/lipsync/portraits/); fails when o or u is not rounded, f/v not tucked, m not sealed or a not open.
+mouth-shapes: build $(TOOLS_VENV)/.landmarks
+	rm -rf $(OUT)/mouth-shapes && mkdir -p $(OUT)/mouth-shapes
+	$(CLI) avatar build tools/lipsync/portraits/obama.jpg -o $(OUT)/mouth-shapes/obama.imx >/dev/null
+	for a in avatars/grace-hopper.imx avatars/astronaut.imx $(OUT)/mouth-shapes/obama.imx; do \
+	  $(CLI) avatar poses $$a --region full --frames $(OUT)/mouth-shapes/$$(basename $$a .imx) >/dev/null || exit 1; done
+	$(TOOLS_VENV)/bin/python tools/lipsync/mouth_shapes.py --check --json $(OUT)/mouth-shapes/figures.json \
+	  $(OUT)/mouth-shapes/grace-hopper $(OUT)/mouth-shapes/astronaut $(OUT)/mouth-shapes/obama
 
 install: build gst
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \

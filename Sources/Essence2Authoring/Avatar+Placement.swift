@@ -3,8 +3,8 @@ import Essence2Runtime
 extension Avatar {
     /// This avatar on a `canvasWidth` x `canvasHeight` canvas: the portrait scaled (bilinear when enlarging,
     /// area averaging when shrinking) to the largest size that fits, centred, and the rest of the canvas filled
-    /// by the portrait mirrored across its edges, blurred more with distance and blended far out into the mean
-    /// colour of its border (no streaks, no visible edge, never black). Landmarks, mesh (z scaled too), face and mouth boxes, head box (kept square) and head mask (0
+    /// by a smooth extension of the colours along the portrait's border (`fillCanvas`: no copies of the
+    /// picture's structures, no visible edge, never black). Landmarks, mesh (z scaled too), face and mouth boxes, head box (kept square) and head mask (0
     /// outside the portrait) are mapped to the canvas. Canvas sides are clamped to 1...16384 and the area to
     /// 8192 x 8192 pixels; the same size returns the avatar unchanged.
     package func placed(onCanvasWidth canvasWidth: Int, height canvasHeight: Int) -> Avatar {
@@ -78,86 +78,91 @@ extension Avatar {
                       headBox: PixelRect(x: boxX, y: boxY, width: side, height: side), headMask: mask, seed: seed)
     }
 
-    /// The canvas: the scaled portrait at its offset; elsewhere the portrait mirrored across its nearest edge (so the
-    /// background goes on with its own texture and colours, with no streaks), blurred more and more with distance
-    /// from the edge, and blended far out into the mean colour of the portrait's border.
+    /// The canvas: the scaled portrait at its offset; elsewhere a smooth extension of the colours along the
+    /// portrait's border. Each margin pixel takes the colour of the border nearest it (the mean of its outermost
+    /// 1 % there), averaged along the border: right at the edge over a few pixels (no visible seam), then within
+    /// a short seam (1/60 of the canvas' longer side) over a quarter of the border's length, smoothed twice, so the
+    /// border's detail fades into broad gradients and nothing of the picture's structures (hair, shoulders, a
+    /// flag, a badge) is copied or drawn out as rays; far out it blends towards the border's mean colour. In a
+    /// corner beyond both edges the two nearest borders are blended by distance.
     private static func fillCanvas(_ scaled: [UInt8], fitW: Int, fitH: Int, offsetX: Int, offsetY: Int,
                                    canvasW: Int, canvasH: Int) -> [UInt8] {
-        /// Index `i` reflected into 0..<n (mirror padding, repeating for canvases much larger than the portrait).
-        func reflect(_ i: Int, _ n: Int) -> Int {
-            guard n > 1 else { return 0 }
-            let period = 2 * n
-            var m = i % period
-            if m < 0 { m += period }
-            return m < n ? m : period - 1 - m
+        var canvas = [UInt8](repeating: 0, count: canvasW * canvasH * 3)
+        for y in 0..<fitH {
+            let src = y * fitW * 3, dst = ((y + offsetY) * canvasW + offsetX) * 3
+            canvas[dst..<(dst + fitW * 3)] = scaled[src..<(src + fitW * 3)]
         }
-        var mirrored = [UInt8](repeating: 0, count: canvasW * canvasH * 3)
-        mirrored.withUnsafeMutableBufferPointer { mirrored in
-            scaled.withUnsafeBufferPointer { scaled in
-                for y in 0..<canvasH {
-                    let sy = reflect(y - offsetY, fitH)
-                    for x in 0..<canvasW {
-                        let sx = reflect(x - offsetX, fitW)
-                        let src = (sy * fitW + sx) * 3, dst = (y * canvasW + x) * 3
-                        mirrored[dst] = scaled[src]
-                        mirrored[dst + 1] = scaled[src + 1]
-                        mirrored[dst + 2] = scaled[src + 2]
-                    }
+        if fitW == canvasW && fitH == canvasH { return canvas }
+        let band = max(1, min(fitW, fitH) / 100)
+        /// Prefix sums (count + 1 entries) of the mean colour of `band` pixels inward from the border at each
+        /// position along it; `pixel(i, k)` is the k-th pixel inward at position i.
+        func profile(_ count: Int, _ pixel: (Int, Int) -> Int) -> [SIMD3<Float>] {
+            var sums = [SIMD3<Float>](repeating: .zero, count: count + 1)
+            for i in 0..<count {
+                var c = SIMD3<Float>.zero
+                for k in 0..<band {
+                    let p = pixel(i, k)
+                    c += SIMD3(Float(scaled[p]), Float(scaled[p + 1]), Float(scaled[p + 2]))
                 }
+                sums[i + 1] = sums[i] + c / Float(band)
             }
+            return sums
         }
-        if fitW == canvasW && fitH == canvasH { return mirrored }
-        // Two blurs of the mirror, computed at reduced size and enlarged again: a light one near the portrait's
-        // edge (no visible seam) and a heavy one further out (no recognisable mirrored shapes).
-        func blurred(radius: Int, reduce: Int) -> [UInt8] {
-            let smallW = max(1, canvasW / reduce), smallH = max(1, canvasH / reduce)
-            var small = ImageResampler.resize(mirrored, width: canvasW, height: canvasH, channels: 3, to: smallW, smallH)
-            for _ in 0..<3 {
-                ImageFilters.boxBlur(&small, width: smallW, height: smallH, channels: 3, radius: max(1, radius / reduce))
-            }
-            return ImageResampler.resize(small, width: smallW, height: smallH, channels: 3, to: canvasW, canvasH)
+        let top = profile(fitW) { x, k in (k * fitW + x) * 3 }
+        let bottom = profile(fitW) { x, k in ((fitH - 1 - k) * fitW + x) * 3 }
+        let left = profile(fitH) { y, k in (y * fitW + k) * 3 }
+        let right = profile(fitH) { y, k in (y * fitW + fitW - 1 - k) * 3 }
+        let mean = (top[fitW] + bottom[fitW]) / Float(2 * fitW) * 0.5 + (left[fitH] + right[fitH]) / Float(2 * fitH) * 0.5
+        /// The border's colour at position i averaged over i - r ... i + r (the part inside the border).
+        func average(_ sums: [SIMD3<Float>], _ i: Int, _ r: Int) -> SIMD3<Float> {
+            let n = sums.count - 1
+            let c = min(max(i, 0), n - 1)
+            let lo = max(0, c - r), hi = min(n, c + r + 1)
+            return (sums[hi] - sums[lo]) / Float(hi - lo)
+        }
+        /// The border's colours at every position, averaged twice over 2 r + 1 positions (a triangle window).
+        func broad(_ sums: [SIMD3<Float>], _ r: Int) -> [SIMD3<Float>] {
+            let n = sums.count - 1
+            let once = (0..<n).map { average(sums, $0, r) }
+            var again = [SIMD3<Float>](repeating: .zero, count: n + 1)
+            for i in 0..<n { again[i + 1] = again[i] + once[i] }
+            return (0..<n).map { average(again, $0, r) }
         }
         let side = max(canvasW, canvasH)
-        let light = blurred(radius: max(2, side / 320), reduce: 2)
-        let heavy = blurred(radius: max(8, side / 24), reduce: 8)
-        // The mean colour of the portrait's border (its outermost 2% on each side).
-        var mean = SIMD3<Float>(repeating: 0)
-        var count: Float = 0
-        let band = max(1, min(fitW, fitH) / 50)
-        for y in 0..<fitH {
-            for x in 0..<fitW where x < band || y < band || x >= fitW - band || y >= fitH - band {
-                let i = (y * fitW + x) * 3
-                mean += SIMD3(Float(scaled[i]), Float(scaled[i + 1]), Float(scaled[i + 2]))
-                count += 1
-            }
-        }
-        mean /= max(count, 1)
+        let broadTop = broad(top, max(1, fitW / 8)), broadBottom = broad(bottom, max(1, fitW / 8))
+        let broadLeft = broad(left, max(1, fitH / 8)), broadRight = broad(right, max(1, fitH / 8))
+        let seam = Float(max(8, side / 60))
         let margin = Float(max(offsetX, offsetY, canvasW - offsetX - fitW, canvasH - offsetY - fitH, 1))
-        let seam = Float(max(8, side / 40))
-        var canvas = mirrored
-        canvas.withUnsafeMutableBufferPointer { canvas in
-            light.withUnsafeBufferPointer { light in
-                heavy.withUnsafeBufferPointer { heavy in
-                    for y in 0..<canvasH {
-                        let dy = y < offsetY ? offsetY - y : max(0, y - (offsetY + fitH - 1))
-                        for x in 0..<canvasW {
-                            let dx = x < offsetX ? offsetX - x : max(0, x - (offsetX + fitW - 1))
-                            guard dx > 0 || dy > 0 else { continue }
-                            let distance = Float(max(dx, dy))
-                            // Mirror -> light blur over the first few pixels, then -> heavy blur, then -> mean.
-                            let a = min(1, distance / seam)
-                            let b = min(1, max(0, distance - seam / 2) / (2 * seam))
-                            let c = min(1, max(0, distance / margin - 0.5) * 2)
-                            let i = (y * canvasW + x) * 3
-                            for k in 0..<3 {
-                                let near = Float(canvas[i + k]) * (1 - a) + Float(light[i + k]) * a
-                                let far = near * (1 - b) + Float(heavy[i + k]) * b
-                                let value = far * (1 - c * 0.6) + mean[k] * c * 0.6
-                                canvas[i + k] = UInt8(min(255, max(0, value + 0.5)))
-                            }
-                        }
-                    }
+        for y in 0..<canvasH {
+            let above = offsetY - y, below = y - (offsetY + fitH - 1)
+            let dy = max(above, below, 0)
+            for x in 0..<canvasW {
+                let before = offsetX - x, after = x - (offsetX + fitW - 1)
+                let dx = max(before, after, 0)
+                guard dx > 0 || dy > 0 else { continue }
+                let d = dx + dy
+                let radius = band + d
+                let far = min(1, Float(d) / seam)
+                let s = far * far * (3 - 2 * far)
+                var colour = SIMD3<Float>.zero
+                if dy > 0 {
+                    let i = min(max(x - offsetX, 0), fitW - 1)
+                    let near = average(above > 0 ? top : bottom, i, radius)
+                    let wide = above > 0 ? broadTop[i] : broadBottom[i]
+                    colour += (near + (wide - near) * s) * (Float(dy) / Float(d))
                 }
+                if dx > 0 {
+                    let i = min(max(y - offsetY, 0), fitH - 1)
+                    let near = average(before > 0 ? left : right, i, radius)
+                    let wide = before > 0 ? broadLeft[i] : broadRight[i]
+                    colour += (near + (wide - near) * s) * (Float(dx) / Float(d))
+                }
+                let w = min(1, Float(d) / margin)
+                colour += (mean - colour) * (0.5 * w * w)
+                let i = (y * canvasW + x) * 3
+                canvas[i] = UInt8(min(255, max(0, colour.x + 0.5)))
+                canvas[i + 1] = UInt8(min(255, max(0, colour.y + 0.5)))
+                canvas[i + 2] = UInt8(min(255, max(0, colour.z + 0.5)))
             }
         }
         return canvas

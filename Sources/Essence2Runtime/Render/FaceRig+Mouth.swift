@@ -8,8 +8,28 @@ extension FaceRig {
         var spread: [SIMD2<Float>]
         var round: [SIMD2<Float>]
         var press: [SIMD2<Float>]
+        var tuck: [SIMD2<Float>]
         var closure: [SIMD2<Float>]
+        /// Per pixel of lip opening, each vertex's displacement in a rounded opening at its full height (see
+        /// `roundedOpening`), and its place across the mouth, -1 (right corner) ... 1 (left corner), clamped.
+        var roundOpen: [SIMD2<Float>]
+        var across: [Float]
     }
+
+    /// The rounded opening's height at `x` (a vertex's `across`) per pixel of lip opening at rounding `round`:
+    /// an ellipse over the middle of the mouth (0.7 of the half-width wide unrounded, 0.4 at full rounding,
+    /// before the corners draw in), `roundOpenHeight` tall, closed beyond it. The rig blends it in for the lens
+    /// of an unrounded opening as the lips round (`roundedShare`), so o and u open as round holes, not slots.
+    @inline(__always)
+    static func roundedOpening(_ x: Float, round: Float) -> Float {
+        let w = FaceRig.roundOpenWidth - FaceRig.roundOpenNarrow * round
+        let t = x / w
+        return FaceRig.roundOpenHeight * max(0, 1 - t * t).squareRoot()
+    }
+
+    /// How much of the lip opening takes the rounded shape at rounding `round`: all of it from 0.6 (o is 0.75).
+    @inline(__always)
+    static func roundedShare(_ round: Float) -> Float { min(1, round / 0.6) }
 
     /// Builds the mouth bases. Every vertex is split between the upper face and the lower lip and jaw
     /// (`lower`, 0...1): inner-lip vertices by topology (the upper and lower inner lip coincide on a closed
@@ -24,14 +44,21 @@ extension FaceRig {
         let cornerDrop: Float = 0.3        // mouth corners' share of the jaw drop
         let narrowing: Float = 0.12        // corners move in by this much per pixel of jaw drop
         let spreadWidth: Float = 0.16      // each corner moves out by this fraction of the half-width
-        let roundWidth: Float = 0.26       // ... or in, when rounding
+        let roundWidth: Float = 0.4        // ... or in, when rounding (o and u: about 0.6 of the width)
+        let roundInner: Float = 0.6        // the inner lips draw in this much more: a small opening, bunched lips
+        let roundThick: Float = 0.4        // rounded lips thicker by this fraction
+        let tuckStrip: Float = 0.02        // f/v: the lower lip's top edge down, half-widths (the teeth show)
+        let tuckRoll: Float = 0.85         // ... its outer edge up by this fraction of its thickness
+        let tuckLift: Float = 0.03         // ... the upper lip up, half-widths
+        let tuckReach: Float = 1.2         // ... the skin below follows, fading over this many half-widths
         let closeUpper = FaceRig.closeUpperShare
         let g0Max = m.photographedGap(0) > 0 ? max(m.photographedGap(0), m.photographedGapMax * 0.8) : 0
         let upperInner = Set(MediaPipeFace.upperInnerLip.dropFirst().dropLast())
         let lowerInner = Set(MediaPipeFace.lowerInnerLip.dropFirst().dropLast())
         let corners: Set<Int> = [MediaPipeFace.upperInnerLip[0], MediaPipeFace.upperInnerLip.last!]
 
-        var out = MouthBases(gap: [], jaw: [], spread: [], round: [], press: [], closure: [])
+        var out = MouthBases(gap: [], jaw: [], spread: [], round: [], press: [], tuck: [], closure: [],
+                             roundOpen: [], across: [])
         for i in 0..<n {
             let l = m.frame.local(points[i])
             let u = l.x, v = l.y
@@ -90,9 +117,15 @@ extension FaceRig {
                 * smoothstep(-2.2, -1.3, vn) * (1 - smoothstep(-0.2, 0.4, vn))
             let spreadCheekY = -0.08 * hw * cheek
             let roundCheekY = 0.03 * hw * cheek
-            // Round: corners in (inner lips more), lips fuller.
-            let roundX = -roundWidth * hw * xField * vFall * (1 + 0.25 * inner)
-            let roundY = -upper * (0.25 * thickUp * fracUp * decayUp) + lower * (0.25 * thickLo * fracLo * decayLo)
+            // Round: corners in (inner lips more), lips fuller as they push forward.
+            let roundX = -roundWidth * hw * xField * vFall * (1 + roundInner * inner)
+            let roundY = -upper * (roundThick * thickUp * fracUp * decayUp) + lower * (roundThick * thickLo * fracLo * decayLo)
+            // Tuck (f, v): the lower lip rolls in under the upper teeth, its top edge a little lower (the teeth's
+            // edge shows resting on it) and its outer edge higher (less of it shows); the upper lip lifts a little.
+            let tuckShape = shape * lat
+            let tuckDecay = 1 - smoothstep(0, tuckReach, distLo)
+            let tuckY = -upper * (tuckLift * hw * tuckShape * decayUp)
+                + lower * (tuckStrip * hw * tuckShape * (1 - fracLo) - tuckRoll * thickLo * tuckShape * fracLo * tuckDecay)
             // Press: lips thinner, rolled in.
             let pressY = upper * (0.3 * thickUp * fracUp * decayUp) - lower * (0.3 * thickLo * fracLo * decayLo)
 
@@ -103,6 +136,12 @@ extension FaceRig {
             out.spread.append(f.worldVector(SIMD2(spreadX, spreadY + spreadCheekY)))
             out.round.append(f.worldVector(SIMD2(roundX, roundY + roundCheekY)))
             out.press.append(f.worldVector(SIMD2(0, pressY)))
+            out.tuck.append(f.worldVector(SIMD2(0, tuckY)))
+            // The rounded opening parts the lips more evenly than the lens (the upper lip arches up too).
+            let roundOpenY = -upper * (FaceRig.roundUpperShare * lat * decayUp)
+                + lower * ((1 - FaceRig.roundUpperShare) * lat * (1 - toJaw))
+            out.roundOpen.append(f.worldVector(SIMD2(0, roundOpenY)))
+            out.across.append(xc)
         }
         return out
     }

@@ -11,6 +11,14 @@ struct FaceRig {
     static let gapPerFaceHeight: Float = 0.15
     /// Upper lip's share of closing a mouth that is open in the portrait.
     static let closeUpperShare: Float = 0.35
+    /// The rounded opening (`roundedOpening`): its height at the middle per pixel of lip opening, and the upper
+    /// lip's share of it.
+    static let roundOpenHeight: Float = 2
+    static let roundUpperShare: Float = 0.5
+    /// Its half-width unrounded and how much it narrows at full rounding, fractions of the mouth's half-width
+    /// (before the corners draw in).
+    static let roundOpenWidth: Float = 0.7
+    static let roundOpenNarrow: Float = 0.3
 
     /// Vertex positions in the portrait.
     let source: [SIMD2<Float>]
@@ -34,6 +42,11 @@ struct FaceRig {
     let spreadBasis: [SIMD2<Float>]
     let roundBasis: [SIMD2<Float>]
     let pressBasis: [SIMD2<Float>]
+    let tuckBasis: [SIMD2<Float>]
+    /// The rounded opening: each face vertex's displacement per pixel of opening at the opening's full height,
+    /// and its place across the mouth, -1...1 (0 for the eye centres): see `roundedOpening`.
+    let roundOpenBasis: [SIMD2<Float>]
+    let across: [Float]
     let blinkBasis: [SIMD2<Float>]
     let browBasis: [SIMD2<Float>]
     /// Displacement at gaze (1, 0) and (0, 1): only the eye centre vertices move.
@@ -74,6 +87,9 @@ struct FaceRig {
         spreadBasis = lips.spread + still
         roundBasis = lips.round + still
         pressBasis = lips.press + still
+        tuckBasis = lips.tuck + still
+        roundOpenBasis = lips.roundOpen + still
+        across = lips.across + [Float](repeating: 0, count: extra)
         closure = lips.closure + still
         blinkBasis = FaceRig.blinkBasis(points: pts) + centres.map { $0?.blink ?? .zero }
         browBasis = FaceRig.browBasis(points: pts) + still
@@ -119,14 +135,24 @@ struct FaceRig {
             spreadBasis.withUnsafeBufferPointer { s in
             roundBasis.withUnsafeBufferPointer { r in
             pressBasis.withUnsafeBufferPointer { p in
+            tuckBasis.withUnsafeBufferPointer { tk in
+            across.withUnsafeBufferPointer { ac in
+            roundOpenBasis.withUnsafeBufferPointer { ro in
             blinkBasis.withUnsafeBufferPointer { b in
             browBasis.withUnsafeBufferPointer { w in
             closure.withUnsafeBufferPointer { k in
             parallax.withUnsafeBufferPointer { par in
+                let rounded = FaceRig.roundedShare(c.round)
                 for i in 0..<faceCount {
                     var v = src[i] + k[i]
-                    v += c.gap * g[i] + c.jaw * j[i] + c.spread * s[i] + c.round * r[i]
-                    v += c.press * p[i] + c.blink * b[i] + c.brow * w[i]
+                    if rounded > 0 {
+                        let e = FaceRig.roundedOpening(ac[i], round: c.round)
+                        v += c.gap * ((1 - rounded) * g[i] + (rounded * e) * ro[i])
+                    } else {
+                        v += c.gap * g[i]
+                    }
+                    v += c.jaw * j[i] + c.spread * s[i] + c.round * r[i]
+                    v += c.press * p[i] + c.tuck * tk[i] + c.blink * b[i] + c.brow * w[i]
                     dest[i] = head.apply(v) + par[i] * parallaxShift
                 }
                 // The irises follow the gaze, less and less as the lids close over them.
@@ -134,7 +160,7 @@ struct FaceRig {
                 for i in MediaPipeFace.facePointCount..<faceCount where look != .zero {
                     dest[i] += head.applyVector(look.x * gazeXBasis[i] + look.y * gazeYBasis[i])
                 }
-            }}}}}}}}}
+            }}}}}}}}}}}}
             for i in faceCount..<src.count {
                 let v = src[i]
                 dest[i] = v + mask.weight(at: v) * (head.apply(v) - v)

@@ -113,13 +113,43 @@ final class MouthInterior {
         seam.deallocate(); slack.deallocate(); upper.deallocate(); lower.deallocate()
     }
 
-    /// Tabulates the lip opening from the inner lip outlines (mouth frame, corner to corner).
-    func setOpening(upper up: UnsafePointer<SIMD2<Float>>, lower lo: UnsafePointer<SIMD2<Float>>, points n: Int) {
+    /// Tabulates the lip opening from the inner lip outlines (mouth frame, corner to corner). `rounded` (0...1,
+    /// `FaceRig.roundedShare`) makes the opening that much an ellipse: on rounded lips only the few middle
+    /// points of the outlines are apart, and their polyline would be a diamond.
+    func setOpening(upper up: UnsafePointer<SIMD2<Float>>, lower lo: UnsafePointer<SIMD2<Float>>, points n: Int,
+                    rounded: Float = 0) {
         upper.update(repeating: 1e9, count: count)
         lower.update(repeating: -1e9, count: count)
         MouthInterior.rasterize(up, n, into: upper, gridStart: gridStart, step: step, count: count)
         MouthInterior.rasterize(lo, n, into: lower, gridStart: gridStart, step: step, count: count)
         for k in 0..<count { lower[k] -= slack[k] }
+        if rounded > 0 { roundOpening(sanitized(rounded, 0, 1)) }
+    }
+
+    /// Blends the opening towards an ellipse: as wide as the part where the lips are apart (a little narrower,
+    /// as the polyline's ends slope out to the first closed points), around the line between its two ends, its
+    /// upper and lower halves as far from that line at the widest point as the lips are there.
+    private func roundOpening(_ share: Float) {
+        var kc = -1, widest: Float = 0
+        for k in 0..<count where upper[k] < 1e8 && lower[k] > -1e8 && lower[k] - upper[k] > widest {
+            widest = lower[k] - upper[k]; kc = k
+        }
+        guard kc >= 0, widest > 0.5 else { return }
+        var kl = kc, kr = kc
+        while kl > 0, upper[kl - 1] < 1e8, lower[kl - 1] - upper[kl - 1] > 0 { kl -= 1 }
+        while kr < count - 1, upper[kr + 1] < 1e8, lower[kr + 1] - upper[kr + 1] > 0 { kr += 1 }
+        let a = max(0, kl - 1), b = min(count - 1, kr + 1)
+        let midA = (upper[a] + lower[a]) / 2, midB = (upper[b] + lower[b]) / 2
+        func line(_ k: Int) -> Float { b > a ? midA + (midB - midA) * Float(k - a) / Float(b - a) : midA }
+        let up = max(0, line(kc) - upper[kc]), down = max(0, lower[kc] - line(kc))
+        let centre = Float(kl + kr) / 2
+        let half = max(1, 0.8 * Float(kr - kl + 2) / 2)
+        for k in a...b {
+            let t = (Float(k) - centre) / half
+            let e = max(0, 1 - t * t).squareRoot()
+            upper[k] += (line(k) - up * e - upper[k]) * share
+            lower[k] += (line(k) + down * e - lower[k]) * share
+        }
     }
 
     private static func rasterize(_ p: UnsafePointer<SIMD2<Float>>, _ n: Int, into t: UnsafeMutablePointer<Float>,
@@ -141,12 +171,13 @@ final class MouthInterior {
 
     /// Draws the mouth interior over `area` (image pixels, inside the canvas' dirty rectangle). `toLocal` maps
     /// destination image coordinates to the mouth frame; `openingSpan` is the opening's x range there and
-    /// `centerGap` its height at the centre; `tongue` raises the tongue tip.
+    /// `centerGap` its height at the centre; `tongue` raises the tongue tip; `round` (the lips' rounding) pushes
+    /// the lips forward over the teeth: on u the small opening shows the dark of the mouth, the teeth covered.
     ///
     /// Back to front: the cavity, the tongue's body, the lower teeth, the tongue tip, the gums and upper teeth;
     /// then contact shadows under the upper lip and over the lower one, and the coverage of the opening.
     func draw(on canvas: FrameCanvas, area: PixelRect, toLocal: Affine2, openingSpan: ClosedRange<Float>,
-              centerGap: Float, tongue: Float) {
+              centerGap: Float, tongue: Float, round: Float = 0, upperLift: Float = 0) {
         let pal = palette
         let seamColor = pal.lip * 0.35
         let gumColor = pal.gum
@@ -158,7 +189,15 @@ final class MouthInterior {
         let tl = teethLength
         // The lower teeth ride on the jaw just inside the lower lip: a band up to a third of the teeth's length
         // shows above the lip as the mouth opens wide.
-        let lowerShow = 0.5 * tl * smoothstep(0.15 * hw, 0.6 * hw, centerGap)
+        let covered = sanitized(round, 0, 1)
+        let lowerShow = 0.5 * tl * smoothstep(0.15 * hw, 0.6 * hw, centerGap) * (1 - covered)
+        // Rounded lips reach over the upper teeth: less of them shows, and that little in the lips' shade.
+        let teethShown = 1 - smoothstep(0.8, 1, covered)
+        let teethBack = 0.35 * tl * covered
+        let coveredShade = 1 - 0.2 * covered
+        // Rounded lips push forward and carry their inside with them: the teeth show just under the raised
+        // upper lip (as far as it rose, at full rounding), not below a band of gum.
+        let teethShift = upperLift * FaceRig.roundedShare(covered)
         // The tongue tip: a rounded blade 0.45 half-widths across that rises from the body towards the upper
         // teeth's edge (and a little past it, between the teeth) as `tongue` goes to 1.
         let tip = sanitized(tongue, 0, 1)
@@ -222,14 +261,14 @@ final class MouthInterior {
                         }
                     }
                     // Gums, and the upper teeth below them (fixed to the skull).
-                    let edge = teethEdge[k], gumLine = gumEdge[k]
-                    let tcov = clamp01(edge - v + 0.5)
+                    let edge = teethEdge[k] - teethBack + teethShift, gumLine = gumEdge[k] + teethShift
+                    let tcov = clamp01(edge - v + 0.5) * teethShown
                     if tcov > 0 {
                         let onGum = clamp01(gumLine - v + 0.5)
                         let down = clamp01((v - gumLine) / max(edge - gumLine, 1))
                         // Warmer at the gum, a little translucent at the edge, darker in the gaps between teeth
                         // (most at the gum and the edge, where the teeth part).
-                        var tooth = pal.teeth * teethShade[k]
+                        var tooth = pal.teeth * (teethShade[k] * coveredShade)
                         tooth.x *= 0.94 + 0.08 * down
                         tooth *= 1 - 0.1 * smoothstep(0.7, 1, down)
                         let apart = 0.12 + 0.3 * max(1 - smoothstep(0, 0.25, down), smoothstep(0.8, 1, down))

@@ -49,12 +49,11 @@ struct MouthPalette {
         }
         let skin = skinN > 0 ? skinSum / skinN : SIMD3<Float>(120, 150, 190)
 
-        let exposure = min(max(luma(skin) / 160, 0.6), 1.05)
-        let ivory = SIMD3<Float>(170, 208, 228)
-        // Default teeth: ivory at the portrait's exposure, tinted towards the skin's hue (the light's colour).
-        let base = ivory * (0.82 * exposure)
-        let tinted = skin * (luma(base) / max(luma(skin), 1))
-        var teeth = 0.6 * base + 0.4 * tinted
+        // Default teeth: natural enamel, brighter than the skin (as teeth read in a face), under the light's colour as the portrait's
+        // brightest unclipped pixels show it (its white balance: a shirt, the whites of the eyes, a highlight).
+        let light = MouthPalette.lightColour(image: image, width: width, height: height)
+        let level = min(max(1.3 * luma(skin), 120), 225)
+        var teeth = MouthPalette.enamel / luma(MouthPalette.enamel) * light * level
         if mouth.photographedGapMax >= 2, insideMouth.count >= 8 {
             let sorted = insideMouth.sorted { luma($0) < luma($1) }
             let bright = sorted[(sorted.count * 6 / 10)...]
@@ -65,6 +64,46 @@ struct MouthPalette {
         cavity = lip * 0.2
         tongue = SIMD3(lip.x * 0.72, lip.y * 0.68, min(255, lip.z * 0.95))
         gum = SIMD3(min(255, lip.x * 1.05), min(255, lip.y * 0.98), min(255, lip.z * 1.08))
+    }
+
+    /// Natural enamel in neutral light (B, G, R): a warm off-white.
+    static let enamel = SIMD3<Float>(212, 230, 240)
+
+    /// The colour of the light as a white surface in the portrait shows it, per channel relative to its brightness
+    /// (1 for neutral light, each channel kept within 0.85...1.15): the mean of the brightest 2 % of the pixels that
+    /// no channel clips, or neutral when there are none.
+    static func lightColour(image: UnsafePointer<UInt8>, width: Int, height: Int) -> SIMD3<Float> {
+        let n = max(0, width * height)
+        var histogram = [Int](repeating: 0, count: 256)
+        @inline(__always) func luma(_ p: UnsafePointer<UInt8>) -> Int {
+            (29 * Int(p[0]) + 150 * Int(p[1]) + 77 * Int(p[2])) >> 8
+        }
+        @inline(__always) func clipped(_ p: UnsafePointer<UInt8>) -> Bool { p[0] >= 250 || p[1] >= 250 || p[2] >= 250 }
+        var counted = 0
+        for i in 0..<n {
+            let p = image + i * 3
+            guard !clipped(p) else { continue }
+            histogram[luma(p)] += 1
+            counted += 1
+        }
+        guard counted > 0 else { return SIMD3(repeating: 1) }
+        var threshold = 255, above = 0
+        while threshold > 0, above + histogram[threshold] < max(1, counted / 50) {
+            above += histogram[threshold]
+            threshold -= 1
+        }
+        var sum = SIMD3<Float>.zero, count: Float = 0
+        for i in 0..<n {
+            let p = image + i * 3
+            guard !clipped(p), luma(p) >= threshold else { continue }
+            sum += SIMD3(Float(p[0]), Float(p[1]), Float(p[2]))
+            count += 1
+        }
+        let white = sum / max(count, 1)
+        let l = 0.114 * white.x + 0.587 * white.y + 0.299 * white.z
+        guard l > 8 else { return SIMD3(repeating: 1) }
+        let c = white / l
+        return SIMD3(min(max(c.x, 0.85), 1.15), min(max(c.y, 0.85), 1.15), min(max(c.z, 0.85), 1.15))
     }
 
     /// Even-odd point-in-polygon test.

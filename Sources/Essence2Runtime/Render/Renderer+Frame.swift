@@ -13,8 +13,11 @@ extension Renderer {
         var mouthToLocal: Affine2
         var openingSpan: ClosedRange<Float>
         var centerGap: Float
-        /// The tongue tip's rise, from the rig controls.
+        /// The tongue tip's rise and the lips' rounding, from the rig controls.
         var tongue: Float = 0
+        var round: Float = 0
+        /// How far the upper lip's middle has risen above the teeth's root (mouth frame, <= 0).
+        var upperLift: Float = 0
         /// Bounding box of where the mesh and the mouth draw this frame.
         var meshArea = PixelRect(x: 0, y: 0, width: 0, height: 0)
         /// When known, pixels under a 0 head mask outside this rectangle already show the portrait: they are
@@ -40,6 +43,7 @@ extension Renderer {
                                        gapMax: rig.gapMax, jawPerGap: rig.jawPerGap)
             rig.deform(controls, head: head.transform, parallaxShift: head.parallax, mask: mask, into: dest)
             state.tongue = controls.tongue
+            state.round = controls.round
             let n = rig.source.count
             rig.source.withUnsafeBufferPointer { src in
                 for i in 0..<n {
@@ -82,7 +86,7 @@ extension Renderer {
             maxGap = max(maxGap, lipLower[k].y - lipUpper[k].y - rig.mouth.closedSlack(lipLower[k].x))
         }
         guard maxGap > 0.02 || rig.mouth.photographedGapMax > 0 else { return }
-        mouth.setOpening(upper: lipUpper, lower: lipLower, points: up.count)
+        mouth.setOpening(upper: lipUpper, lower: lipLower, points: up.count, rounded: FaceRig.roundedShare(state.round))
         let r = area.rect(grow: 3)
         bounds.add(r)
         state.mouthArea = r
@@ -91,6 +95,8 @@ extension Renderer {
         state.openingSpan = xs.min()!...xs.max()!
         let mid = up.count / 2
         state.centerGap = max(0, lipLower[mid].y - lipUpper[mid].y)
+        let x = lipUpper[mid].x
+        state.upperLift = min(0, lipUpper[mid].y - (rig.mouth.upperInner(x) + FaceRig.closeUpperShare * rig.mouth.photographedGap(x)))
     }
 
     /// Destination-to-source map of one triangle. A sliver (under half a pixel of area) would amplify any
@@ -184,7 +190,8 @@ extension Renderer {
         let mouthArea = Renderer.intersect(state.mouthArea, d)
         if let mouth, mouthArea.width > 0, mouthArea.height > 0 {
             mouth.draw(on: canvas, area: mouthArea, toLocal: state.mouthToLocal,
-                       openingSpan: state.openingSpan, centerGap: state.centerGap, tongue: state.tongue)
+                       openingSpan: state.openingSpan, centerGap: state.centerGap, tongue: state.tongue,
+                       round: state.round, upperLift: state.upperLift)
         }
     }
 }

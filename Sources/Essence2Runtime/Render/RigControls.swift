@@ -9,6 +9,9 @@ struct RigControls: Equatable {
     var round: Float
     /// Lips pressed together, 0...1.
     var press: Float
+    /// Lower lip tucked under the upper teeth (f, v), 0...1: what a partial press (the lip-sync model's
+    /// labiodentals, press 0.4 with the jaw nearly closed) means; 0 at no press and at a full press (p, b, m).
+    var tuck: Float
     /// Tongue tip raised, 0...1.
     var tongue: Float
     /// Eyelid closure, 0...1.
@@ -21,13 +24,21 @@ struct RigControls: Equatable {
     /// Controls for `articulation` (clamped) and `blink`, for a face whose widest opening is `gapMax` pixels.
     init(articulation: Articulation, blink: Float, gapMax: Float, jawPerGap: Float) {
         let a = articulation.clamped()
-        gap = gapMax * a.jawOpen * (1 - a.lipPress)
+        tuck = RigControls.tuck(press: a.lipPress)
+        // The tucked lower lip rests on the upper teeth whatever the jaw does: the lips' own opening goes.
+        gap = gapMax * a.jawOpen * (1 - a.lipPress) * (1 - tuck)
         jaw = gapMax * jawPerGap * a.jawOpen * (1 - 0.7 * a.lipPress)
         spread = max(a.lipSpread, 0)
         round = max(-a.lipSpread, 0)
         press = a.lipPress
         tongue = a.tongueTip
         self.blink = sanitized(blink, 0, 1)
+    }
+
+    /// The lower lip's tuck for a lip press `press` (0...1): full from 0.3 to 0.5 (f and v are 0.4), none below
+    /// 0.1 or from 0.8 up (m, p, b press the lips together instead).
+    static func tuck(press: Float) -> Float {
+        smoothstep(0.1, 0.3, press) * (1 - smoothstep(0.5, 0.8, press))
     }
 
     /// Controls for `articulation` and the eyelids, brows and gaze of `pose`.

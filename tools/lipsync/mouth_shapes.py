@@ -1,0 +1,199 @@
+"""Mouth shapes as a face tracker sees them: issue 46's figures of `essence2 avatar poses` frames.
+
+    essence2 avatar poses AVATAR --frames DIR --region full
+    python tools/lipsync/mouth_shapes.py DIR [DIR ...] [--json OUT] [--check]
+
+MediaPipe Face Mesh (the landmark meter's pinned version, landmarks.MEDIAPIPE; static-image mode, with
+refine_landmarks=True: its attention model's lip points follow the lips) finds the points in each pose
+PNG (`pose_rest.png`, `pose_o.png`, ...). Distances are over the outer eye-corner distance (33-263), so scale
+cancels out: mouth width 61-291, inner width 78-308, opening 13-14, visible lower-lip thickness 14-17. The
+table per avatar (one DIR each):
+
+    o   width / rest width, opening / inner width     (wanted <= 0.75, >= 0.50)
+    u   width / rest width, opening / inner width     (wanted <= 0.70, >= 0.40)
+    fv  lower lip / rest lower lip, opening           (wanted <= 0.70, <= 0.03)
+    m   opening                                       (sealed: <= 0.02)
+    a   opening                                       (open: >= 0.20)
+
+`--check` exits 1 when a figure misses its bound. Only `measure_dir` needs mediapipe (and cv2, which it brings
+along); the figures and bounds are plain numpy and are tested on synthetic landmarks (tests/test_mouth_shapes.py).
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+EYE_RIGHT, EYE_LEFT = 33, 263
+MOUTH_RIGHT, MOUTH_LEFT = 61, 291
+INNER_RIGHT, INNER_LEFT = 78, 308
+LIP_UPPER, LIP_LOWER = 13, 14
+LOWER_OUTER = 17
+
+POSES = ("rest", "o", "u", "fv", "m", "a")
+
+# (name, pose figure, comparison, bound): the issue's figures.
+BOUNDS = (
+    ("o_width", "<=", 0.75),
+    ("o_round", ">=", 0.50),
+    ("u_width", "<=", 0.70),
+    ("u_round", ">=", 0.40),
+    ("fv_lower_lip", "<=", 0.70),
+    ("fv_opening", "<=", 0.03),
+    ("m_opening", "<=", 0.02),
+    ("a_opening", ">=", 0.20),
+)
+
+
+def _dist(p, a, b):
+    return float(np.linalg.norm(p[a, :2] - p[b, :2]))
+
+
+def figures(points):
+    """The four distances of one face over its eye-corner distance: width, inner_width, opening, lower_lip.
+    `points`: (468, 2 or 3) landmark pixels."""
+    p = np.asarray(points, np.float64)
+    eyes = _dist(p, EYE_RIGHT, EYE_LEFT)
+    if not eyes > 0:
+        raise ValueError("eye corners coincide")
+    return {
+        "width": _dist(p, MOUTH_RIGHT, MOUTH_LEFT) / eyes,
+        "inner_width": _dist(p, INNER_RIGHT, INNER_LEFT) / eyes,
+        "opening": _dist(p, LIP_UPPER, LIP_LOWER) / eyes,
+        "lower_lip": _dist(p, LIP_LOWER, LOWER_OUTER) / eyes,
+    }
+
+
+def table(per_pose):
+    """Issue 46's figures from {pose name: figures(...)} (rest, o, u, fv, m, a)."""
+    rest = per_pose["rest"]
+
+    def ratio(a, b):
+        return a / b if b > 0 else float("nan")
+
+    out = {}
+    for v in ("o", "u"):
+        f = per_pose[v]
+        out[f"{v}_width"] = ratio(f["width"], rest["width"])
+        out[f"{v}_round"] = ratio(f["opening"], f["inner_width"])
+    out["fv_lower_lip"] = ratio(per_pose["fv"]["lower_lip"], rest["lower_lip"])
+    out["fv_opening"] = per_pose["fv"]["opening"]
+    out["m_opening"] = per_pose["m"]["opening"]
+    out["a_opening"] = per_pose["a"]["opening"]
+    return out
+
+
+def misses(tab):
+    """The figures of `tab` that miss their bound: [(name, value, comparison, bound)]."""
+    out = []
+    for name, cmp, bound in BOUNDS:
+        v = tab.get(name, float("nan"))
+        ok = v <= bound if cmp == "<=" else v >= bound
+        if not (np.isfinite(v) and ok):
+            out.append((name, v, cmp, bound))
+    return out
+
+
+def row(label, tab):
+    """One markdown table row: label | o | u | f/v | m | a."""
+    return (f"| {label} | {tab['o_width']:.2f}, {tab['o_round']:.2f} | {tab['u_width']:.2f}, {tab['u_round']:.2f} "
+            f"| {tab['fv_lower_lip']:.2f}, {tab['fv_opening']:.3f} | {tab['m_opening']:.3f} | {tab['a_opening']:.2f} |")
+
+
+HEADER = ("| avatar | o: width / rest, opening / inner width | u: width / rest, opening / inner width "
+          "| f/v: lower lip / rest, opening | m: opening | a: opening |\n|---|---|---|---|---|---|")
+
+
+def measure_dir(directory):
+    """{pose: figures} of the pose PNGs in `directory`: Face Mesh (mediapipe, MEDIAPIPE) in static-image mode
+    with `refine_landmarks=True` (the attention model, whose lip points follow the lips closely) on each whole
+    frame, as issue 46 measured."""
+    import cv2
+    import mediapipe as mp
+    fm = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=1, refine_landmarks=True,
+                                         min_detection_confidence=0.5)
+    out = {}
+    try:
+        for pose in POSES:
+            path = os.path.join(directory, f"pose_{pose}.png")
+            bgr = cv2.imread(path)
+            if bgr is None:
+                raise RuntimeError(f"cannot read {path}")
+            res = fm.process(np.ascontiguousarray(bgr[..., ::-1]))
+            if not res.multi_face_landmarks:
+                raise RuntimeError(f"Face Mesh finds no face in {path}")
+            h, w = bgr.shape[:2]
+            pts = np.array([(q.x * w, q.y * h) for q in res.multi_face_landmarks[0].landmark], np.float64)
+            out[pose] = figures(pts)
+    finally:
+        fm.close()
+    return out
+
+
+# Phones whose frames `speech_table` gathers: the issue's o, u and f/v.
+SPEECH_PHONES = {"o": ("ow", "ao"), "u": ("uw",), "fv": ("f", "v")}
+
+
+def phone_frames(phones, n_frames, fps=25):
+    """{shape: [frame index]} of the frames whose middle falls in one of SPEECH_PHONES' phones, from
+    [(start, end, phone)] in seconds."""
+    out = {k: [] for k in SPEECH_PHONES}
+    for f in range(n_frames):
+        t = (f + 0.5) / fps
+        for s, e, p in phones:
+            if s <= t < e:
+                for k, names in SPEECH_PHONES.items():
+                    if p in names:
+                        out[k].append(f)
+                break
+    return out
+
+
+def speech_table(rest, frames):
+    """Issue 46's o, u and f/v figures averaged over speech frames: `rest` the rest figures, `frames`
+    {shape: [figures of each frame at that shape's phones]}; NaN where a shape has no frame."""
+    def mean(shape, key):
+        v = [f[key] for f in frames.get(shape, [])]
+        return float(np.mean(v)) if v else float("nan")
+
+    def ratio(a, b):
+        return a / b if b > 0 else float("nan")
+
+    out = {}
+    for v in ("o", "u"):
+        out[f"{v}_width"] = ratio(mean(v, "width"), rest["width"])
+        out[f"{v}_round"] = float(np.mean([ratio(f["opening"], f["inner_width"]) for f in frames[v]])) \
+            if frames.get(v) else float("nan")
+    out["fv_lower_lip"] = ratio(mean("fv", "lower_lip"), rest["lower_lip"])
+    out["fv_opening"] = mean("fv", "opening")
+    out["counts"] = {k: len(frames.get(k, [])) for k in SPEECH_PHONES}
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dirs", nargs="+", help="folders of `essence2 avatar poses --region full` frames")
+    ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a figure misses the issue's bound")
+    args = ap.parse_args(argv)
+    print(HEADER)
+    result, failed = {}, []
+    for d in args.dirs:
+        per_pose = measure_dir(d)
+        tab = table(per_pose)
+        label = os.path.basename(os.path.normpath(d))
+        result[label] = {"poses": per_pose, "table": tab}
+        print(row(label, tab))
+        failed += [(label,) + m for m in misses(tab)]
+    for label, name, v, cmp, bound in failed:
+        print(f"{label}: {name} = {v:.3f}, wanted {cmp} {bound}", file=sys.stderr)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+    return 1 if (args.check and failed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
