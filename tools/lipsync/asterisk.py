@@ -629,17 +629,23 @@ def plot(path: str, pcm: np.ndarray, ref: Sequence[Sequence], hyp: Sequence[Sequ
     idx = np.arange(WINDOW)[None, :] + HOP * np.arange(n)[:, None]
     spec = 10 * np.log10(np.abs(np.fft.rfft(x[idx] * _HANN, NFFT)) ** 2 + 1e-3).T
     dur = len(x) / RATE
-    fig, ax = plt.subplots(figsize=(max(8.0, dur * 4.0), 4.0), dpi=90)
+    fig, (top, ax, bottom) = plt.subplots(3, 1, figsize=(max(8.0, dur * 4.0), 4.6), dpi=90, sharex=True,
+                                          gridspec_kw={"height_ratios": [1, 6, 1]})
     ax.imshow(spec, origin="lower", aspect="auto", extent=(0, dur, 0, 8000), cmap="gray_r",
               vmin=spec.max() - 70, vmax=spec.max())
-    for phones, y0, colour in ((ref, 7000, "tab:blue"), (hyp, 500, "tab:red")):
+    for strip, phones, colour in ((top, ref, "tab:blue"), (bottom, hyp, "tab:red")):
+        strip.set_ylim(0, 1)
+        strip.set_yticks([])
         for s, e, p in phones:
-            ax.axvline(s, ymin=y0 / 8000 - 0.06, ymax=y0 / 8000 + 0.06, color=colour, lw=1.2)
+            strip.axvline(s, color=colour, lw=1.0)
+            ax.axvline(s, ymin=0.93 if strip is top else 0.0, ymax=1.0 if strip is top else 0.07, color=colour, lw=1.0)
             if p != "sil":
-                weight = "bold" if p in ("p", "b", "m") else "normal"
-                ax.text((s + e) / 2, y0, p, color=colour, ha="center", va="center", fontsize=8, weight=weight)
-    ax.set_title(f"{title}: reference above (blue), DTW below (red)")
-    ax.set_xlabel("s")
+                bil = p in ("p", "b", "m")
+                strip.text((s + e) / 2, 0.5, p, color=colour, ha="center", va="center", fontsize=8,
+                           weight="bold" if bil else "normal",
+                           bbox={"facecolor": "yellow", "edgecolor": "none", "pad": 1} if bil else None)
+    top.set_title(f"{title}: reference (blue, top), DTW (red, bottom)")
+    bottom.set_xlabel("s")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -666,7 +672,52 @@ def check_main(argv=None) -> int:
     return 0
 
 
+def select_eval(metas: Sequence[dict], per_group: int, min_s: float = 1.5) -> list[dict]:
+    """The held-out items the eval renders: per speaker, the `per_group` prompts of at least `min_s` with a
+    p, b or m and the lowest DTW cost (the labels most likely right), taken in every band the speaker has."""
+    out = []
+    speakers = sorted({m["speaker"] for m in metas if m["split"] == "val"})
+    for sp in speakers:
+        mine = [m for m in metas if m["speaker"] == sp and m["split"] == "val"]
+        by_prompt: dict[str, list[dict]] = {}
+        for m in mine:
+            by_prompt.setdefault(m["prompt"], []).append(m)
+
+        def fits(m):
+            return (m["samples"] / RATE >= min_s and any(p in ("p", "b", "m") for _, _, p in m["phones"]))
+        prompts = sorted((min(x["align"]["cost"] for x in v), k) for k, v in by_prompt.items()
+                         if any(fits(x) for x in v))
+        for _, k in prompts[:per_group]:
+            out += sorted(by_prompt[k], key=lambda m: m["id"])
+    return out
+
+
+def evalset_main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="the held-out speakers' prompts for eval.py --real")
+    ap.add_argument("--items", default="build/lipsync-asterisk/items")
+    ap.add_argument("--out", default="build/lipsync-asterisk/eval")
+    ap.add_argument("--per-speaker", type=int, default=12)
+    a = ap.parse_args(argv)
+    import glob
+    metas = [json.load(open(p, encoding="utf-8")) for p in sorted(glob.glob(os.path.join(a.items, "*.json")))]
+    chosen = select_eval(metas, a.per_speaker)
+    os.makedirs(a.out, exist_ok=True)
+    for m in chosen:
+        for ext in (".wav", ".json"):
+            dst = os.path.join(a.out, m["id"] + ext)
+            if os.path.lexists(dst):
+                os.remove(dst)
+            os.symlink(os.path.abspath(os.path.join(a.items, m["id"] + ext)), dst)
+    groups: dict[str, int] = {}
+    for m in chosen:
+        groups[f"{m['speaker']} {m['band']}"] = groups.get(f"{m['speaker']} {m['band']}", 0) + 1
+    print(f"{len(chosen)} clips in {a.out}: " + ", ".join(f"{k} {v}" for k, v in groups.items()))
+    return 0
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "check":
         sys.exit(check_main(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "evalset":
+        sys.exit(evalset_main(sys.argv[2:]))
     sys.exit(main())
