@@ -13,8 +13,8 @@ warping path (the approach of aeneas). The packages come through `apt-get downlo
 Voices (`VOICES`): whole speakers are `train` or `val` (held out). The 16 kHz (`-g722`) and 8 kHz (`-wav`)
 packages hold the same recordings: the 16 kHz one is aligned, the 8 kHz one (upsampled to 16 kHz with
 `resample_poly`, as a voice agent receives telephone audio) gets the same phones, band "8k". The prompt
-packages es-co and fr-armelle are GPL-2 (the core sounds and it-menardi CC-BY-SA-3.0): they are only ever
-held out, never trained on. Output: `<out>/items/<id>.wav|json` in the real recordings' item format
+packages es-co (GPL-2) and fr-armelle (BSD-style or GPL-2+) are only ever held out, never trained on (the core
+sounds are CC-BY-SA-3.0, Russian and Italian CC-BY-3.0; it-menardi CC-BY-SA-3.0 Italian). Output: `<out>/items/<id>.wav|json` in the real recordings' item format
 (tools/lipsync/README.md) plus `speaker`, `language`, `band`, `package`, `prompt`, `align` (DTW cost, speaking
 rate); `<out>/manifest.json` lists every item and the prompts left out (and why).
 """
@@ -72,15 +72,15 @@ VOICES: tuple[Voice, ...] = (
     Voice("fr_CA_f_June", "fr", "train", "asterisk-core-sounds-fr-g722", "fr_CA_f_June", "g722",
           "asterisk-core-sounds-fr-wav"),
     Voice("ru_RU_f_IvrvoiceRU", "ru", "train", "asterisk-core-sounds-ru-g722", "ru_RU_f_IvrvoiceRU", "g722",
-          "asterisk-core-sounds-ru-wav"),
+          "asterisk-core-sounds-ru-wav", licence="CC-BY-3.0"),
     Voice("it_IT_m_Carlo", "it", "train", "asterisk-core-sounds-it-g722", "it_IT_m_Carlo", "g722",
-          "asterisk-core-sounds-it-wav"),
+          "asterisk-core-sounds-it-wav", licence="CC-BY-3.0"),
     Voice("es_MX_f_Allison", "es", "val", "asterisk-core-sounds-es-g722", "es_MX_f_Allison", "g722",
           "asterisk-core-sounds-es-wav"),
     Voice("it_IT_f_Menardi", "it", "val", "asterisk-prompt-it-menardi-wav", "it_IT_f_Menardi", "wav",
           licence="CC-BY-SA-3.0 (Italian)"),
     Voice("es_CO_f_July", "es", "val", "asterisk-prompt-es-co", "es", "gsm", licence="GPL-2"),
-    Voice("fr_FR_f_Armelle", "fr", "val", "asterisk-prompt-fr-armelle", "fr", "gsm", licence="GPL-2+"),
+    Voice("fr_FR_f_Armelle", "fr", "val", "asterisk-prompt-fr-armelle", "fr", "gsm", licence="GPL-2+ or BSD-style"),
 )
 TEXT_PACKAGES = {lang: f"asterisk-core-sounds-{lang}" for lang in ("es", "fr", "it", "ru")}
 ESPEAK_VOICES = {"es": "es", "fr": "fr", "it": "it", "ru": "ru"}
