@@ -53,7 +53,9 @@ def groups(result: dict) -> dict[str, list[dict]]:
 
 
 def pooled(clips: list[dict], column: str) -> dict | None:
-    per = [c.get(column) for c in clips if c.get(column)]
+    """measure.overall of the clips' figures in `column` (JSON turned the lags into strings: back to ints)."""
+    per = [{**c[column], "r_by_lag": {int(k): v for k, v in c[column]["r_by_lag"].items()}}
+           for c in clips if c.get(column)]
     return overall(per) if per else None
 
 
