@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-train lipsync-eval mouth-shapes all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-real-data lipsync-train lipsync-eval mouth-shapes all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -91,6 +91,7 @@ help:
 	@echo "make lipsync-data / lipsync-train / lipsync-eval   lip-sync model: data, training, evaluation"
 	@echo "make mouth-shapes  o, u, f/v, m, a of the avatars measured with Face Mesh (issue 46's figures)"
 	@echo "make lipsync-align     re-align the real recordings (tools/lipsync/real) with PocketSphinx"
+	@echo "make lipsync-real-data Asterisk prompts of recorded speakers, DTW-aligned (LIPSYNC_REAL=asterisk to train)"
 
 # Installs what is missing from a list of Debian packages; quiet and quick when everything is there.
 define install_pkgs
@@ -512,10 +513,27 @@ $(OUT)/lipsync-data/manifest.json: tools/lipsync/make_data.py tools/lipsync/sent
 # into the library (Sources/CEssence2Weights/: the weights file and its size and SHA-256) and the test fixtures.
 # The real recordings' training part (tools/lipsync/real, split "train") is trained on as well, and a share of
 # the utterances goes through codecs and channels (tools/lipsync/channel.py: needs ffmpeg).
-lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json
+# LIPSYNC_REAL=asterisk adds the recorded speakers of Debian's Asterisk prompts (make lipsync-real-data) to the
+# training; none by default, the data the shipped weights were trained on.
+LIPSYNC_REAL ?= none
+LIPSYNC_TRAIN_ARGS ?=
+lipsync-train: lipsync-deps $(OUT)/lipsync-data/manifest.json $(if $(filter asterisk,$(LIPSYNC_REAL)),$(OUT)/lipsync-asterisk/manifest.json)
 	@python3 -c 'import torch' 2>/dev/null || python3 -m pip install -q torch
-	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model --real tools/lipsync/real
+	python3 tools/lipsync/train.py --data $(OUT)/lipsync-data --out $(OUT)/lipsync-model --real tools/lipsync/real \
+	  $(if $(filter asterisk,$(LIPSYNC_REAL)),--asterisk $(OUT)/lipsync-asterisk/items) $(LIPSYNC_TRAIN_ARGS)
 	python3 tools/lipsync/export.py --model $(OUT)/lipsync-model/model.pt
+
+# Real speakers from Debian's Asterisk prompt packages (tools/lipsync/asterisk.py; es, fr, it, ru; CC-BY-SA-3.0,
+# the GPL-2 prompt packages held out only): fetched with apt-get download into $(OUT)/asterisk (no root needed),
+# each prompt aligned to phones by DTW against espeak-ng, held-out speakers' eval clips picked. Nothing of the
+# audio is committed. LIPSYNC_ASTERISK_ARGS: e.g. "--limit 250" prompts per voice.
+LIPSYNC_ASTERISK_ARGS ?= --limit 250
+lipsync-real-data: lipsync-deps
+	python3 tools/lipsync/asterisk.py --cache $(OUT)/asterisk --out $(OUT)/lipsync-asterisk $(LIPSYNC_ASTERISK_ARGS)
+	python3 tools/lipsync/asterisk.py evalset --items $(OUT)/lipsync-asterisk/items --out $(OUT)/lipsync-asterisk/eval
+
+$(OUT)/lipsync-asterisk/manifest.json: tools/lipsync/asterisk.py
+	$(MAKE) --no-print-directory lipsync-real-data
 
 # The character point finder (tools/character/README.md): draws the training characters, trains the small heatmap
 # CNN (CPU, one thread, fixed seeds; ~13 min drawing and ~40 min training on a shared core) and the refinement

@@ -111,9 +111,16 @@ def main():
     ap.add_argument("--model", required=True)
     ap.add_argument("--fixture", default=os.path.join(FIXTURES, "speech_bilabial.wav"))
     ap.add_argument("--no-fixtures", action="store_true")
+    ap.add_argument("--weights-only", metavar="FILE", help="write only the weights file, to FILE (a candidate "
+                    "to measure through swap_weights.py); the library's sources and the fixtures stay as they are")
     a = ap.parse_args()
     members = parameters(a.model)
     data = blob(members)
+    if a.weights_only:
+        with open(a.weights_only, "wb") as f:
+            f.write(data)
+        print(f"{a.weights_only}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()}")
+        return
     digest = write_weights(data)
     print(f"{WEIGHTS}: {len(data)} bytes, sha256 {digest}")
     if a.no_fixtures:

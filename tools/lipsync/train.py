@@ -306,6 +306,41 @@ def real_examples(real, train, rng, copies, weight):
     return out
 
 
+def asterisk_examples(items, train, rng, count, weight):
+    """`count` examples drawn from the Asterisk prompts' training speakers (asterisk.py: real recordings aligned
+    by DTW to espeak-ng), each through one condition: as recorded at another level (half), through the telephone
+    band (a quarter of the 16 kHz ones: 8 kHz mu-law or GSM, upsampled; the 8 kHz ones already are), or with
+    white noise or background talkers."""
+    pool = [s for _, s, _ in train]
+    out = []
+    for k in rng.choice(len(items), size=min(count, len(items)), replace=False):
+        _, s, p, ex = items[k]
+        u = rng.uniform()
+        if u < 0.5:
+            x = relevel(s, rng, rng.uniform(-35, 0))
+        elif u < 0.75 and not items[k][0].count("-8k-"):
+            x = relevel(channel.apply(s, rng, "phone"), rng, rng.uniform(-30, 0))
+        elif u < 0.875:
+            x = relevel(s, rng, rng.uniform(-30, 0), rng.uniform(15, 40))
+        else:
+            noise = aug.talkers(len(s), rng, pool, int(rng.integers(3, 7)))
+            xf = s.astype(np.float64)
+            noise *= aug.active_rms(xf) / (aug.active_rms(noise) + 1e-12) * 10 ** (-rng.uniform(15, 30) / 20)
+            x = np.clip(np.round(xf + noise), -32768, 32767).astype(np.int16)
+        out.append(example(x, p, exclude=ex, weight=weight))
+    return out
+
+
+def asterisk_by_speaker(items, per_speaker):
+    """The first `per_speaker` items (sorted by id) of each speaker: {speaker: [(id, samples, phones)]}."""
+    out = {}
+    for i, s, p, _ in items:
+        speaker = i.split("-")[1]
+        band = "8k" if "-8k-" in i else "16k"
+        out.setdefault(f"{speaker} {band}", []).append((i, s, p))
+    return {k: v[:per_speaker] for k, v in sorted(out.items())}
+
+
 def channel_copies(train, rng, share):
     """Copies of a `share` of the training utterances through a codec or channel (channel.py: MP3, Opus,
     telephone band, G.722, AGC), at a random level."""
@@ -467,6 +502,11 @@ def main():
                     "split is trained on, the `val` split reported")
     ap.add_argument("--real-copies", type=int, default=15, help="examples per real training recording")
     ap.add_argument("--real-weight", type=float, default=1.0, help="loss weight of the real recordings' frames")
+    ap.add_argument("--asterisk", metavar="DIR", help="the Asterisk prompts of asterisk.py (build/lipsync-asterisk/"
+                    "items): the `train` speakers are trained on, the `val` ones reported per speaker and band")
+    ap.add_argument("--asterisk-share", type=float, default=0.25, help="share of all examples drawn from them")
+    ap.add_argument("--asterisk-weight", type=float, default=1.0, help="loss weight of their frames")
+    ap.add_argument("--jobs", type=int, help="processes training the members (default: one per member)")
     ap.add_argument("--channel", type=float, default=0.3, help="share of utterances also used through a codec "
                     "or channel (channel.py)")
     ap.add_argument("--languages", help="train only on the utterances of these languages (comma-separated, `en` "
@@ -493,11 +533,17 @@ def main():
     real_val = load_real(a.real, "val") if a.real else []
     if real_train:
         examples += real_examples(real_train, train, rng, a.real_copies, a.real_weight)
+    ast_train = load_real(a.asterisk, "train") if a.asterisk else []
+    ast_val = load_real(a.asterisk, "val") if a.asterisk else []
+    if ast_train:
+        count = int(round(a.asterisk_share / (1 - a.asterisk_share) * len(examples)))
+        examples += asterisk_examples(ast_train, train, rng, count, a.asterisk_weight)
     speech_frames = sum(len(e[1]) for e in examples)
     examples += background_alone(train, rng, a.background_alone)
     for clip in negatives(rng, a.negatives):
         examples.append(example(clip, [], silence_weight=3.0))
     print(f"{len(train)} train / {len(val)} val utterances, {len(real_train)} real recordings, "
+          f"{len(ast_train)} Asterisk prompts ({len(ast_val)} held out), "
           f"{len(examples)} examples, "
           f"{speech_frames / FRAME_RATE / 60:.1f} min of speech; features in {time.time() - start:.0f} s", flush=True)
 
@@ -510,7 +556,7 @@ def main():
         states = [_train_member(jobs[0])]
     else:
         # One process per member (one thread each), forked so they share the examples.
-        with mp.get_context("fork").Pool(a.members) as pool:
+        with mp.get_context("fork").Pool(a.jobs or a.members) as pool:
             states = pool.map(_train_member, jobs)
     members = []
     for state in states:
@@ -533,6 +579,9 @@ def main():
                                      for v in sorted({voice_of(a.data, it[0]) for it in val})},
               **({"real_val": metrics(net, [(i, x, p) for i, x, p, _ in real_val]),
                   "real_train": metrics(net, [(i, x, p) for i, x, p, _ in real_train])} if real_val else {}),
+              **({"asterisk_val": {k: metrics(net, v) for k, v in asterisk_by_speaker(ast_val, 40).items()},
+                  "asterisk_train": {k: metrics(net, v) for k, v in asterisk_by_speaker(ast_train, 20).items()},
+                  "asterisk_share": a.asterisk_share, "asterisk_prompts": len(ast_train)} if ast_train else {}),
               "real_copies": a.real_copies if real_train else 0, "channel_share": a.channel,
               "train_seconds": round(time.time() - start, 1), "steps": a.steps, "members": a.members, "seed": a.seed,
               "train_utterances": len(train), "val_utterances": len(val), "languages": a.languages or "all"}
