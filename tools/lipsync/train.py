@@ -298,12 +298,17 @@ def real_examples(real, train, rng, copies, weight):
             elif kind == 3:
                 x = channel.apply(s, rng)
             else:
-                noise = aug.talkers(len(s), rng, pool, int(rng.integers(3, 7)))
-                xf = s.astype(np.float64)
-                noise *= aug.active_rms(xf) / (aug.active_rms(noise) + 1e-12) * 10 ** (-rng.uniform(15, 30) / 20)
-                x = np.clip(np.round(xf + noise), -32768, 32767).astype(np.int16)
+                x = with_talkers(s, rng, pool)
             out.append(example(x, p, exclude=ex, weight=weight))
     return out
+
+
+def with_talkers(s, rng, pool):
+    """`s` (int16) with 3-6 background talkers from `pool` mixed in, 15-30 dB under its active level."""
+    noise = aug.talkers(len(s), rng, pool, int(rng.integers(3, 7)))
+    xf = s.astype(np.float64)
+    noise *= aug.active_rms(xf) / (aug.active_rms(noise) + 1e-12) * 10 ** (-rng.uniform(15, 30) / 20)
+    return np.clip(np.round(xf + noise), -32768, 32767).astype(np.int16)
 
 
 def asterisk_examples(items, train, rng, count, weight):
@@ -323,10 +328,7 @@ def asterisk_examples(items, train, rng, count, weight):
         elif u < 0.875:
             x = relevel(s, rng, rng.uniform(-30, 0), rng.uniform(15, 40))
         else:
-            noise = aug.talkers(len(s), rng, pool, int(rng.integers(3, 7)))
-            xf = s.astype(np.float64)
-            noise *= aug.active_rms(xf) / (aug.active_rms(noise) + 1e-12) * 10 ** (-rng.uniform(15, 30) / 20)
-            x = np.clip(np.round(xf + noise), -32768, 32767).astype(np.int16)
+            x = with_talkers(s, rng, pool)
         out.append(example(x, p, exclude=ex, weight=weight))
     return out
 
