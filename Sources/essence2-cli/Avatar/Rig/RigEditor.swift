@@ -15,6 +15,8 @@ final class RigEditor {
     /// Set by a save; the command stops serving then unless `--keep`.
     private(set) var saves = 0
     private var pictureFile: [UInt8]?
+    /// The last avatar built, and the points it was built from.
+    private var built: (points: CharacterSourcePoints, avatar: Avatar)?
 
     init(options: RigOptions, image: ImageBuffer, backdrop: CharacterAvatarBuilder.Backdrop,
          start: CharacterSourcePoints, note: String) {
@@ -96,10 +98,15 @@ final class RigEditor {
         }
     }
 
+    /// The avatar `points` make; the last one is kept, as the page asks for its previews, its measurements and
+    /// its save with the same points one after the other (the build is deterministic).
     private func avatar(_ points: CharacterSourcePoints) throws(RigHTTPResponse) -> Avatar {
+        if let built, built.points == points { return built.avatar }
         do {
-            return try AvatarCommand.makeCharacter(image: image, picture: options.picture, points: points, backdrop: backdrop,
-                                                   name: options.name, size: options.size, seed: AvatarBuilder.defaultSeed)
+            let made = try AvatarCommand.makeCharacter(image: image, picture: options.picture, points: points, backdrop: backdrop,
+                                                       name: options.name, size: options.size, seed: AvatarBuilder.defaultSeed)
+            built = (points, made)
+            return made
         } catch {
             throw .text(400, "these points make no avatar: \(error.message)")
         }
