@@ -135,19 +135,19 @@ $(CLI): $(REL)/essence2-cli
 
 examples: $(EXAMPLES)
 
-$(OUT)/minimal_loop: examples/minimal_loop.c include/essence2.h $(LIB)
+$(OUT)/minimal_loop: examples/minimal_loop.c examples/example_files.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
-$(OUT)/expression2_loop: examples/expression2_loop.c include/essence2.h include/expression2.h $(LIB)
+$(OUT)/expression2_loop: examples/expression2_loop.c examples/example_files.h include/essence2.h include/expression2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
-$(OUT)/render_file: examples/render_file.c include/essence2.h $(LIB)
+$(OUT)/render_file: examples/render_file.c examples/example_files.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
-$(OUT)/live_player: examples/live_player.c include/essence2.h $(LIB) | need-sdl
+$(OUT)/live_player: examples/live_player.c examples/example_files.h include/essence2.h $(LIB) | need-sdl
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sdl2 sndfile)
 
@@ -161,11 +161,11 @@ $(OUT)/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 ASAN_FLAGS    := -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer
 ASAN_EXAMPLES := $(OUT)/asan/minimal_loop $(OUT)/asan/expression2_loop $(OUT)/asan/render_file $(OUT)/asan/plugin_host
 
-$(OUT)/asan/minimal_loop $(OUT)/asan/render_file: $(OUT)/asan/%: examples/%.c include/essence2.h $(LIB)
+$(OUT)/asan/minimal_loop $(OUT)/asan/render_file: $(OUT)/asan/%: examples/%.c examples/example_files.h include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
-$(OUT)/asan/expression2_loop: examples/expression2_loop.c include/essence2.h include/expression2.h $(LIB)
+$(OUT)/asan/expression2_loop: examples/expression2_loop.c examples/example_files.h include/essence2.h include/expression2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sndfile)
 
@@ -173,7 +173,7 @@ $(OUT)/asan/plugin_host: examples/plugin_host.c include/essence2.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ -ldl
 
-$(OUT)/asan/live_player: examples/live_player.c include/essence2.h $(LIB) | need-sdl
+$(OUT)/asan/live_player: examples/live_player.c examples/example_files.h include/essence2.h $(LIB) | need-sdl
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_FLAGS) $(CWARN) $< -o $@ $(LINKLIB) $$(pkg-config --cflags --libs sdl2 sndfile)
 

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "expression2.h"
+#include "example_files.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -45,61 +46,6 @@ static void report(const char *what, int32_t code) {
         char why[512] = "";
         if (be_essence2_last_refusal(why, (int32_t)sizeof why) > 0) fprintf(stderr, "expression2_loop: refused: %s\n", why);
     }
-}
-
-/* Reads a whole 16 kHz mono file; returns the samples (caller frees) or NULL with a message printed. */
-static int16_t *read_speech(const char *path, int32_t *count) {
-    SF_INFO info;
-    memset(&info, 0, sizeof info);
-    SNDFILE *sf = sf_open(path, SFM_READ, &info);
-    if (!sf) {
-        fprintf(stderr, "expression2_loop: cannot read %s: %s\n", path, sf_strerror(NULL));
-        return NULL;
-    }
-    if (info.samplerate != BE_ESSENCE2_SAMPLE_RATE || info.channels != 1) {
-        fprintf(stderr,
-                "expression2_loop: %s is %d Hz with %d channel(s); this example takes 16 kHz mono (16000 Hz, 1 channel).\n"
-                "  Convert it first: essence2 audio %s -o speech16k.wav (or feed any rate with be_expression2_feed_audio)\n",
-                path, info.samplerate, info.channels, path);
-        sf_close(sf);
-        return NULL;
-    }
-    if (info.frames <= 0 || info.frames > INT32_MAX / 2) {
-        fprintf(stderr, "expression2_loop: %s: %s\n", path, info.frames <= 0 ? "no audio" : "too long");
-        sf_close(sf);
-        return NULL;
-    }
-    int16_t *samples = malloc((size_t)info.frames * sizeof *samples);
-    if (!samples) {
-        fprintf(stderr, "expression2_loop: out of memory\n");
-        sf_close(sf);
-        return NULL;
-    }
-    sf_count_t got = sf_readf_short(sf, samples, info.frames);
-    sf_close(sf);
-    if (got <= 0) {
-        fprintf(stderr, "expression2_loop: %s: read error\n", path);
-        free(samples);
-        return NULL;
-    }
-    *count = (int32_t)got;
-    return samples;
-}
-
-static uint8_t clamp_u8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
-
-/* Writes one B,G,R frame as a YUV4MPEG2 4:4:4 frame (BT.601, limited range). Returns 0 or -1. */
-static int write_y4m_frame(FILE *out, const uint8_t *bgr, int32_t w, int32_t h, uint8_t *planes) {
-    size_t n = (size_t)w * (size_t)h;
-    uint8_t *y = planes, *u = planes + n, *v = planes + 2 * n;
-    for (size_t i = 0; i < n; i++) {
-        int b = bgr[3 * i], g = bgr[3 * i + 1], r = bgr[3 * i + 2];
-        y[i] = clamp_u8(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16);
-        u[i] = clamp_u8(((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128);
-        v[i] = clamp_u8(((112 * r - 94 * g - 18 * b + 128) >> 8) + 128);
-    }
-    if (fputs("FRAME\n", out) < 0) return -1;
-    return fwrite(planes, 1, 3 * n, out) == 3 * n ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
@@ -122,7 +68,8 @@ int main(int argc, char **argv) {
     FILE *out = NULL;
     int32_t nsamples = 0, rc;
 
-    audio = read_speech(speech, &nsamples);
+    audio = example_read_speech("expression2_loop", speech, 0, " (or feed any rate with be_expression2_feed_audio)",
+                                &nsamples);
     if (!audio) goto done;
 
     if ((rc = be_expression2_create(avatar, NULL, NULL, &h)) != 0) {
@@ -188,7 +135,7 @@ int main(int argc, char **argv) {
             frames++;
             if (info->kind == BE_ESSENCE2_FRAME_SPEECH) speech_frames++;
             speech_samples += info->audio_samples; /* info->audio: the sound to play with this frame */
-            if (out && write_y4m_frame(out, pixels, w, ht, planes) != 0) {
+            if (out && example_write_y4m_frame(out, pixels, w, ht, planes) != 0) {
                 fprintf(stderr, "expression2_loop: cannot write %s: %s\n", out_path, strerror(errno));
                 goto done;
             }

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "essence2.h"
+#include "example_files.h"
 
 /* The reply's sound and how far the card has taken it (written by the audio callback's thread). */
 struct sound {
@@ -58,34 +59,6 @@ static void report(const char *what, int32_t code) {
     fprintf(stderr, "live_player: %s failed (%d): %s\n", what, code, reason[0] ? reason : be_essence2_strerror(code));
 }
 
-static int16_t *read_speech(const char *path, int32_t *count) {
-    SF_INFO info;
-    memset(&info, 0, sizeof info);
-    SNDFILE *sf = sf_open(path, SFM_READ, &info);
-    if (!sf) {
-        fprintf(stderr, "live_player: cannot read %s: %s\n", path, sf_strerror(NULL));
-        return NULL;
-    }
-    if (info.samplerate != BE_ESSENCE2_SAMPLE_RATE || info.channels != 1 || info.frames <= 0 ||
-        info.frames > BE_ESSENCE2_RING_SAMPLES) {
-        fprintf(stderr, "live_player: %s must be 16 kHz mono and at most 16 s (it is %d Hz, %d channel(s), %lld "
-                        "samples); convert it: essence2 audio %s -o speech16k.wav\n",
-                path, info.samplerate, info.channels, (long long)info.frames, path);
-        sf_close(sf);
-        return NULL;
-    }
-    int16_t *samples = malloc((size_t)info.frames * sizeof *samples);
-    sf_count_t got = samples ? sf_readf_short(sf, samples, info.frames) : 0;
-    sf_close(sf);
-    if (got <= 0) {
-        fprintf(stderr, "live_player: cannot read the samples of %s\n", path);
-        free(samples);
-        return NULL;
-    }
-    *count = (int32_t)got;
-    return samples;
-}
-
 int main(int argc, char **argv) {
     if (argc != 3 && !(argc == 5 && strcmp(argv[3], "--log") == 0)) {
         fprintf(stderr, "usage: live_player AVATAR.imx SPEECH.wav [--log FILE]\n"
@@ -104,7 +77,7 @@ int main(int argc, char **argv) {
     struct sound sound = {NULL, 0, -1};
     int32_t nsamples = 0;
 
-    if (!(audio = read_speech(argv[2], &nsamples))) goto done;
+    if (!(audio = example_read_speech("live_player", argv[2], BE_ESSENCE2_RING_SAMPLES, "", &nsamples))) goto done;
     if (argc == 5 && (!(log = fopen(argv[4], "w")) || fputs("# index audio_time played_seconds (at display)\n", log) < 0)) {
         fprintf(stderr, "live_player: cannot write %s: %s\n", argv[4], strerror(errno));
         goto done;

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "essence2.h"
+#include "example_files.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -44,61 +45,6 @@ static void report(const char *what, int32_t code) {
     be_essence2_last_error(reason, (int32_t)sizeof reason);
     /* The reason says exactly what went wrong; strerror only the code's general meaning. */
     fprintf(stderr, "render_file: %s failed (%d): %s\n", what, code, reason[0] ? reason : be_essence2_strerror(code));
-}
-
-static int16_t *read_speech(const char *path, int32_t *count) {
-    SF_INFO info;
-    memset(&info, 0, sizeof info);
-    SNDFILE *sf = sf_open(path, SFM_READ, &info);
-    if (!sf) {
-        fprintf(stderr, "render_file: cannot read %s: %s\n", path, sf_strerror(NULL));
-        return NULL;
-    }
-    if (info.samplerate != BE_ESSENCE2_SAMPLE_RATE || info.channels != 1) {
-        fprintf(stderr,
-                "render_file: %s is %d Hz with %d channel(s); the engine takes 16 kHz mono (16000 Hz, 1 channel).\n"
-                "  Use `essence2 render %s ...`, which resamples, or convert it first: "
-                "sox %s -r 16000 -c 1 speech16k.wav\n",
-                path, info.samplerate, info.channels, path, path);
-        sf_close(sf);
-        return NULL;
-    }
-    if (info.frames <= 0 || info.frames > INT32_MAX / 2) {
-        fprintf(stderr, "render_file: %s: %s\n", path, info.frames <= 0 ? "no audio" : "too long");
-        sf_close(sf);
-        return NULL;
-    }
-    int16_t *samples = malloc((size_t)info.frames * sizeof *samples);
-    if (!samples) {
-        fprintf(stderr, "render_file: out of memory\n");
-        sf_close(sf);
-        return NULL;
-    }
-    sf_count_t got = sf_readf_short(sf, samples, info.frames);
-    sf_close(sf);
-    if (got <= 0) {
-        fprintf(stderr, "render_file: %s: read error\n", path);
-        free(samples);
-        return NULL;
-    }
-    *count = (int32_t)got;
-    return samples;
-}
-
-static uint8_t clamp_u8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
-
-/* Writes one B,G,R frame as a YUV4MPEG2 4:4:4 frame (BT.601, limited range). Returns 0 or -1. */
-static int write_y4m_frame(FILE *out, const uint8_t *bgr, int32_t w, int32_t h, uint8_t *planes) {
-    size_t n = (size_t)w * (size_t)h;
-    uint8_t *y = planes, *u = planes + n, *v = planes + 2 * n;
-    for (size_t i = 0; i < n; i++) {
-        int b = bgr[3 * i], g = bgr[3 * i + 1], r = bgr[3 * i + 2];
-        y[i] = clamp_u8(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16);
-        u[i] = clamp_u8(((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128);
-        v[i] = clamp_u8(((112 * r - 94 * g - 18 * b + 128) >> 8) + 128);
-    }
-    if (fputs("FRAME\n", out) < 0) return -1;
-    return fwrite(planes, 1, 3 * n, out) == 3 * n ? 0 : -1;
 }
 
 /* What the output holds so far. */
@@ -127,7 +73,7 @@ static int take_frame(struct render *r) {
         return 1;
     }
     r->started = 1;
-    if (write_y4m_frame(r->video, r->frame, r->w, r->ht, r->planes) != 0) {
+    if (example_write_y4m_frame(r->video, r->frame, r->w, r->ht, r->planes) != 0) {
         fprintf(stderr, "render_file: cannot write %s: %s\n", r->video_path, strerror(errno));
         return -1;
     }
@@ -197,7 +143,7 @@ int main(int argc, char **argv) {
     memset(&r, 0, sizeof r);
     r.video_path = video_path;
 
-    audio = read_speech(speech_path, &nsamples);
+    audio = example_read_speech("render_file", speech_path, 0, " (or let `essence2 render` resample it)", &nsamples);
     if (!audio) goto done;
     int32_t rc = be_essence2_create(avatar, NULL, 0, &r.h);
     if (rc != 0) {
