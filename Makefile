@@ -588,14 +588,23 @@ lipsync-eval: build lipsync-deps $(TOOLS_VENV)/.landmarks $(OUT)/lipsync-data/ma
 
 # Issue 46's mouth shapes through the command and Face Mesh (tools/lipsync/mouth_shapes.py): `avatar poses` of
 # both shipped avatars and of an avatar built from a portrait held out of the renderer's tuning
-# (tools/lipsync/portraits/); fails when o or u is not rounded, f/v not tucked, m not sealed or a not open.
+# (tools/lipsync/portraits/); fails when o or u is not rounded, f/v not tucked, m not sealed or a not open. Then
+# the same figures averaged over the o, u and f/v frames of the 22 aligned recordings spoken by both shipped avatars
+# (printed with what misses, not a failure: f/v in speech is short of its figure, docs/lipsync.md). The fourth
+# portrait (biden.jpg), added after the constants were set, is measured and printed, not checked.
 mouth-shapes: build $(TOOLS_VENV)/.landmarks
 	rm -rf $(OUT)/mouth-shapes && mkdir -p $(OUT)/mouth-shapes
 	$(CLI) avatar build tools/lipsync/portraits/obama.jpg -o $(OUT)/mouth-shapes/obama.imx >/dev/null
+	$(CLI) avatar build tools/lipsync/portraits/biden.jpg -o $(OUT)/mouth-shapes/biden.imx >/dev/null
+	$(CLI) avatar poses $(OUT)/mouth-shapes/biden.imx --region full --frames $(OUT)/mouth-shapes/biden >/dev/null
 	for a in avatars/grace-hopper.imx avatars/astronaut.imx $(OUT)/mouth-shapes/obama.imx; do \
 	  $(CLI) avatar poses $$a --region full --frames $(OUT)/mouth-shapes/$$(basename $$a .imx) >/dev/null || exit 1; done
 	$(TOOLS_VENV)/bin/python tools/lipsync/mouth_shapes.py --check --json $(OUT)/mouth-shapes/figures.json \
 	  $(OUT)/mouth-shapes/grace-hopper $(OUT)/mouth-shapes/astronaut $(OUT)/mouth-shapes/obama
+	$(TOOLS_VENV)/bin/python tools/lipsync/mouth_shapes.py --json $(OUT)/mouth-shapes/held-out.json $(OUT)/mouth-shapes/biden
+	$(TOOLS_VENV)/bin/python tools/lipsync/mouth_shapes.py speech --cli $(CLI) --clips tools/lipsync/real \
+	  --json $(OUT)/mouth-shapes/speech.json avatars/grace-hopper.imx=$(OUT)/mouth-shapes/grace-hopper \
+	  avatars/astronaut.imx=$(OUT)/mouth-shapes/astronaut
 
 install: build gst
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -33,7 +33,7 @@ public func be_expression2_create(
     } catch {
         return fail(ResultCode.avatar, error.description)
     }
-    guard avatar.character != nil else {
+    guard case .character = avatar.kind else {
         return fail(ResultCode.avatar, "\(avatarPath) is a photoreal avatar (Essence 2): open it with be_essence2_create; "
             + "be_expression2_create takes character avatars (essence2 avatar build PICTURE --character)")
     }

@@ -62,7 +62,7 @@ public func be_essence2_create(
     } catch {
         return fail(ResultCode.avatar, error.description)
     }
-    guard avatar.character == nil else {
+    guard avatar.kind == .photoreal else {
         return fail(ResultCode.avatar, "\(avatarPath) is a character avatar (Expression 2, 20 frames a second): open it "
             + "with be_expression2_create (include/expression2.h)")
     }
@@ -80,7 +80,7 @@ public func be_essence2_avatar_kind(_ path: UnsafePointer<CChar>?) -> Int32 {
     guard let path else { return fail(ResultCode.argument, "imx_path must not be NULL") }
     do {
         let avatar = try AvatarFile.read(path: String(cString: path))
-        return succeed(avatar.character == nil ? 0 : 1)
+        return succeed(avatar.kind == .photoreal ? 0 : 1)
     } catch {
         return fail(ResultCode.avatar, error.description)
     }

@@ -92,7 +92,7 @@ public final class Essence2Engine: Sendable {
         } catch {
             throw .identityUnreadable(reason: error.description)
         }
-        guard avatar.character == nil else {
+        guard avatar.kind == .photoreal else {
             throw .identityUnreadable(reason: "\(path) is a character avatar (Expression 2, 20 frames a second): open it "
                                       + "with Expression2Engine (import Expression2)")
         }

@@ -87,7 +87,7 @@ public final class Expression2Engine: Sendable {
         } catch {
             throw .avatarUnreadable(reason: error.description)
         }
-        guard read.avatar.character != nil else {
+        guard case .character = read.avatar.kind else {
             throw .avatarUnreadable(reason: "\(path) is a photoreal avatar: open it with Essence2Engine (Essence 2); "
                 + "Expression 2 takes character avatars (essence2 avatar build PICTURE --character)")
         }

@@ -30,6 +30,8 @@ struct RenderMouthShapeTests {
         #expect(RigControls.tuck(press: 0) == 0)
         #expect(RigControls.tuck(press: 0.4) == 1)
         #expect(RigControls.tuck(press: 1) == 0)
+        // The model's partial presses on recorded p, b and m (0.55 and up) press the lips: no teeth between them.
+        #expect(RigControls.tuck(press: 0.55) == 0 && RigControls.tuck(press: 0.64) == 0)
         let fv = RigControls(articulation: Self.pose("fv"), blink: 0, gapMax: 40, jawPerGap: 0.8)
         #expect(fv.tuck == 1 && fv.gap == 0, "f/v opens no gap of its own: the lower lip rests on the teeth")
         let m = RigControls(articulation: Self.pose("m"), blink: 0, gapMax: 40, jawPerGap: 0.8)

@@ -2,7 +2,7 @@
 picture, then `avatar inspect --json`'s source_points against the labels (avatars/characters/labels.json).
 
   python tools/character/command_table.py [--bin build/essence2] [--pictures /work/shared/characters]
-  python tools/character/command_table.py --drawn 150 [--mouths]
+  python tools/character/command_table.py --drawn 150 [--mouths] [--dump FILE.json] [--keep DIR]
 
 Per picture, scored as tools/character/scoring.py says (only the points the picture shows; the tolerance the larger
 of a quarter of the eye distance and 6 % of the head's height; a mouth not drawn within 0.6 eye distances): whether
@@ -10,7 +10,8 @@ the command was sure (exit 0; 7: unsure, a best guess written), the worst shown 
 (sure and right, SURE AND WRONG, unsure within tolerance or off), the mouth state built against the label's, and
 where the points came from (the avatar's info). --drawn N: instead, the command on N drawn scenes never trained on
 (seed 999, as evaluate.py's; --mouths: with draw.py's mouth styles and extras): how often the mouth state it builds
-is the drawn one, and the two ways it can be wrong.
+is the drawn one, and the two ways it can be wrong; --dump writes each scene's figures with its found and drawn
+points, --keep keeps each scene's picture (N.png), so a second reading can be tried on them offline.
 """
 import argparse
 import json
@@ -57,8 +58,18 @@ def calibration(rows, edges=(0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 1.01)):
     return lines
 
 
-def drawn(binary, count, mouths, dump=None):
-    """The command on `count` drawn scenes; `dump`, a list, gets one dict per scene."""
+def plain(value):
+    """`value` with NumPy arrays and numbers as lists and floats (for JSON)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+def drawn(binary, count, mouths, dump=None, keep=None):
+    """The command on `count` drawn scenes; `dump`, a list, gets one dict per scene (with the found points and the
+    drawn ones); `keep`, a folder, gets each scene's picture (`N.png`)."""
     import numpy as np
     import draw
     right = open_wrong = shut_wrong = 0
@@ -67,7 +78,7 @@ def drawn(binary, count, mouths, dump=None):
         for i in range(count):
             img, p = draw.draw_scene(np.random.default_rng([999, 1000 + i]), negative=False, extras=mouths,
                                      mouths=mouths)
-            picture, out = os.path.join(tmp, f"{i}.png"), os.path.join(tmp, f"{i}.imx")
+            picture, out = os.path.join(keep or tmp, f"{i}.png"), os.path.join(tmp, f"{i}.imx")
             img.save(picture)
             said = []
             status, info = build(binary, picture, out, said)
@@ -80,7 +91,8 @@ def drawn(binary, count, mouths, dump=None):
             if dump is not None:
                 dump.append({"scene": i, "confidence": rows[-1][0], "sure": status == 0, "right": judged[0],
                              "worst": judged[1], "error": judged[2], "mouth": found, "drawn_mouth": p["mouth"],
-                             "said": said[0].strip()})
+                             "said": said[0].strip(), "found": info["source_points"] if info else None,
+                             "drawn": plain(p)})
     what = "drawn scenes with mouth styles" if mouths else "drawn scenes"
     print(f"{count} {what} (seed 999): mouth state as drawn {right / count * 100:.0f} %, closed or absent built "
           f"open {open_wrong / count * 100:.0f} %, open built closed or absent {shut_wrong / count * 100:.0f} %")
@@ -99,10 +111,13 @@ def main():
     ap.add_argument("--drawn", type=int, default=0, help="the mouth states built on this many drawn scenes instead")
     ap.add_argument("--mouths", action="store_true", help="with --drawn: scenes with draw.py's mouth styles")
     ap.add_argument("--dump", help="with --drawn: write each scene's figures to this JSON file")
+    ap.add_argument("--keep", help="with --drawn: keep each scene's picture in this folder")
     args = ap.parse_args()
     if args.drawn:
         rows = [] if args.dump else None
-        drawn(args.bin, args.drawn, args.mouths, rows)
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+        drawn(args.bin, args.drawn, args.mouths, rows, args.keep)
         if args.dump:
             json.dump(rows, open(args.dump, "w"), indent=1)
         return

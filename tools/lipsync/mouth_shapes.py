@@ -106,29 +106,44 @@ HEADER = ("| avatar | o: width / rest, opening / inner width | u: width / rest, 
           "| f/v: lower lip / rest, opening | m: opening | a: opening |\n|---|---|---|---|---|---|")
 
 
+class FaceMeshReader:
+    """Face Mesh (mediapipe, MEDIAPIPE) in static-image mode with `refine_landmarks=True` (the attention model,
+    whose lip points follow the lips closely), on whole frames, as issue 46 measured. A context manager."""
+
+    def __init__(self):
+        import mediapipe as mp
+        self.fm = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=1, refine_landmarks=True,
+                                                  min_detection_confidence=0.5)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.fm.close()
+
+    def figures(self, path):
+        """figures() of the face in the PNG at `path`; None when Face Mesh finds no face."""
+        import cv2
+        bgr = cv2.imread(path)
+        if bgr is None:
+            raise RuntimeError(f"cannot read {path}")
+        res = self.fm.process(np.ascontiguousarray(bgr[..., ::-1]))
+        if not res.multi_face_landmarks:
+            return None
+        h, w = bgr.shape[:2]
+        return figures(np.array([(q.x * w, q.y * h) for q in res.multi_face_landmarks[0].landmark], np.float64))
+
+
 def measure_dir(directory):
-    """{pose: figures} of the pose PNGs in `directory`: Face Mesh (mediapipe, MEDIAPIPE) in static-image mode
-    with `refine_landmarks=True` (the attention model, whose lip points follow the lips closely) on each whole
-    frame, as issue 46 measured."""
-    import cv2
-    import mediapipe as mp
-    fm = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=1, refine_landmarks=True,
-                                         min_detection_confidence=0.5)
+    """{pose: figures} of the pose PNGs in `directory` (`essence2 avatar poses --region full`)."""
     out = {}
-    try:
+    with FaceMeshReader() as reader:
         for pose in POSES:
             path = os.path.join(directory, f"pose_{pose}.png")
-            bgr = cv2.imread(path)
-            if bgr is None:
-                raise RuntimeError(f"cannot read {path}")
-            res = fm.process(np.ascontiguousarray(bgr[..., ::-1]))
-            if not res.multi_face_landmarks:
+            f = reader.figures(path)
+            if f is None:
                 raise RuntimeError(f"Face Mesh finds no face in {path}")
-            h, w = bgr.shape[:2]
-            pts = np.array([(q.x * w, q.y * h) for q in res.multi_face_landmarks[0].landmark], np.float64)
-            out[pose] = figures(pts)
-    finally:
-        fm.close()
+            out[pose] = f
     return out
 
 
@@ -172,7 +187,92 @@ def speech_table(rest, frames):
     return out
 
 
+def render_speech_frames(cli, avatar, wav, directory):
+    """`essence2 render WAV --frames DIRECTORY` of `avatar` (seed 1, the raw .y4m output beside the frames so no
+    encoder is needed); returns the number of frames."""
+    import subprocess
+    video = os.path.join(directory, "speech.y4m")
+    subprocess.run([cli, "render", wav, "--avatar", avatar, "--output", video, "--frames", directory,
+                    "--seed", "1", "--quiet"], check=True)
+    return len([n for n in os.listdir(directory) if n.startswith("frame_") and n.endswith(".png")])
+
+
+def measure_speech(cli, avatar, clips, rest):
+    """speech_table() of `avatar` speaking every clip of `clips` (WAV + JSON with its "phones", as in
+    tools/lipsync/real), `rest` the rest figures of its poses."""
+    import glob
+    import tempfile
+    frames = {k: [] for k in SPEECH_PHONES}
+    with FaceMeshReader() as reader:
+        for js in sorted(glob.glob(os.path.join(clips, "*.json"))):
+            wav = js[:-5] + ".wav"
+            if not os.path.exists(wav):
+                continue
+            with open(js) as f:
+                phones = json.load(f).get("phones") or []
+            with tempfile.TemporaryDirectory(prefix="mouth-speech-") as d:
+                n = render_speech_frames(cli, avatar, wav, d)
+                for shape, idx in phone_frames(phones, n).items():
+                    for k in idx:
+                        fig = reader.figures(os.path.join(d, f"frame_{k:05d}.png"))
+                        if fig is not None:
+                            frames[shape].append(fig)
+    return speech_table(rest, frames)
+
+
+SPEECH_HEADER = ("| avatar | o: width / rest, opening / inner width | u: width / rest, opening / inner width "
+                 "| f/v: lower lip / rest, opening | frames o / u / f,v |\n|---|---|---|---|---|")
+
+
+def speech_row(label, tab):
+    c = tab["counts"]
+    return (f"| {label} | {tab['o_width']:.2f}, {tab['o_round']:.2f} | {tab['u_width']:.2f}, {tab['u_round']:.2f} "
+            f"| {tab['fv_lower_lip']:.2f}, {tab['fv_opening']:.3f} | {c['o']} / {c['u']} / {c['fv']} |")
+
+
+SPEECH_BOUNDS = tuple(b for b in BOUNDS if b[0].split("_")[0] in ("o", "u", "fv"))
+
+
+def speech_main(argv):
+    ap = argparse.ArgumentParser(prog="mouth_shapes.py speech", description="issue 46's o, u and f/v figures "
+                                 "averaged over the frames of rendered speech at those phones")
+    ap.add_argument("--cli", required=True, help="the essence2 command")
+    ap.add_argument("--clips", required=True, help="folder of WAV + phone JSON clips (tools/lipsync/real)")
+    ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a figure misses the issue's bound")
+    ap.add_argument("pairs", nargs="+", metavar="AVATAR.imx=POSES_DIR",
+                    help="an avatar and the folder of its `avatar poses --region full` frames (for the rest)")
+    args = ap.parse_args(argv)
+    print(SPEECH_HEADER)
+    result, failed = {}, []
+    for pair in args.pairs:
+        avatar, _, poses = pair.partition("=")
+        if not poses:
+            ap.error(f"{pair}: wanted AVATAR.imx=POSES_DIR")
+        with FaceMeshReader() as reader:
+            rest = reader.figures(os.path.join(poses, "pose_rest.png"))
+        if rest is None:
+            raise RuntimeError(f"Face Mesh finds no face in {poses}/pose_rest.png")
+        tab = measure_speech(args.cli, avatar, args.clips, rest)
+        label = os.path.basename(avatar).removesuffix(".imx")
+        result[label] = tab
+        print(speech_row(label, tab))
+        for name, cmp, bound in SPEECH_BOUNDS:
+            v = tab[name]
+            if not (np.isfinite(v) and (v <= bound if cmp == "<=" else v >= bound)):
+                failed.append((label, name, v, cmp, bound))
+    for label, name, v, cmp, bound in failed:
+        print(f"{label} (speech): {name} = {v:.3f}, wanted {cmp} {bound}", file=sys.stderr)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+    return 1 if (args.check and failed) else 0
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["speech"]:
+        return speech_main(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dirs", nargs="+", help="folders of `essence2 avatar poses --region full` frames")
     ap.add_argument("--json", help="write the figures here")

@@ -87,9 +87,9 @@ package struct LipSyncStream: Sendable {
             committedHops += 1
             nextHopStart += Self.hopLength
         }
-        let articulation = tongue.apply(to: pipeline.frame(
+        let articulation = tongue.apply(to: calibrated(pipeline.frame(
             firstHop: frameHop + frameHops - ArticulationHops.frameHops, committedHops: committedHops, samples: samples, nextHopStart: nextHopStart,
-            realEnd: realEnd))
+            realEnd: realEnd)))
 
         lastCue = prosody.analyze(samples, start: frameStart, realEnd: realEnd)
         let consumed = min(buffered, frameSamples)
@@ -111,6 +111,12 @@ package struct LipSyncStream: Sendable {
     package mutating func holdFrame() -> Articulation {
         lastCue = .silence
         lastFrameAudio = []
-        return tongue.hold(pipeline.hold())
+        return tongue.hold(calibrated(pipeline.hold()))
+    }
+
+    /// The learned model's articulation with its rounding calibrated (`Articulation.roundingCalibrated()`); v1's as
+    /// it is.
+    private func calibrated(_ a: Articulation) -> Articulation {
+        model == .learned ? a.roundingCalibrated() : a
     }
 }

@@ -16,15 +16,19 @@ package struct Avatar: Sendable {
     package var headMask: [UInt8]
     /// Seed of the idle motion (blinks, breathing, head movement) unless the host sets another.
     package var seed: UInt64
-    /// A character avatar's rig (Expression 2); nil for a photoreal portrait (Essence 2), whose face is in
-    /// `landmarks` and `mesh` (a character's are empty).
-    package var character: CharacterRig?
+    /// Photoreal or character; a character's `landmarks` and `mesh` are empty.
+    package private(set) var kind: AvatarKind = .photoreal
+
+    /// A character avatar's rig (Expression 2); nil for a photoreal portrait.
+    package var character: CharacterRig? {
+        if case .character(let rig) = kind { rig } else { nil }
+    }
 
     /// Frames a second and samples a frame: Expression 2's for a character, Essence 2's for a portrait.
-    package var cadence: FrameCadence { character == nil ? .essence2 : .expression2 }
+    package var cadence: FrameCadence { kind.cadence }
 
     /// The avatar's kind as `avatar inspect` and the manifest name it: "character" or "photoreal".
-    package var kindName: String { character == nil ? AvatarManifest.photorealKind : AvatarManifest.characterKind }
+    package var kindName: String { kind.name }
 
     /// A character avatar: the frame (`pixels`, the character composited on its backdrop), its rig, and the
     /// soft mask of what moves with the head.
@@ -33,7 +37,7 @@ package struct Avatar: Sendable {
         self.init(name: name, width: width, height: height, pixels: pixels,
                   landmarks: FaceLandmarks(points: [:], lipsOuter: [], lipsInner: [], faceBox: headBox, mouthBox: headBox),
                   mesh: FaceMesh(points: [], triangles: []), headBox: headBox, headMask: headMask, seed: seed)
-        self.character = character
+        kind = .character(character)
     }
 
     package init(name: String, width: Int, height: Int, pixels: [UInt8], landmarks: FaceLandmarks, mesh: FaceMesh,

@@ -13,6 +13,9 @@ extension Avatar {
     /// The renderer for this avatar's kind; a character's stops drawing between bands once `cancellation` is
     /// cancelled.
     package func makeRenderer(cancellation: RenderCancellation? = nil) -> any FrameDrawing {
-        character == nil ? Renderer(avatar: self) : CharacterRenderer(avatar: self, cancellation: cancellation)
+        switch kind {
+        case .photoreal: Renderer(avatar: self)
+        case .character: CharacterRenderer(avatar: self, cancellation: cancellation)
+        }
     }
 }

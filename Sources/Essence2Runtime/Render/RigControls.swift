@@ -35,10 +35,11 @@ struct RigControls: Equatable {
         self.blink = sanitized(blink, 0, 1)
     }
 
-    /// The lower lip's tuck for a lip press `press` (0...1): full from 0.3 to 0.5 (f and v are 0.4), none below
-    /// 0.1 or from 0.8 up (m, p, b press the lips together instead).
+    /// The lower lip's tuck for a lip press `press` (0...1): full from 0.25 to 0.4 (f and v are 0.4), none below
+    /// 0.1 or from 0.55 up (m, p, b press the lips together instead: the model's presses on recorded p, b and m
+    /// are often partial, a median of 0.64, and a tuck there shows the upper teeth where the lips should meet).
     static func tuck(press: Float) -> Float {
-        smoothstep(0.1, 0.3, press) * (1 - smoothstep(0.5, 0.8, press))
+        smoothstep(0.1, 0.25, press) * (1 - smoothstep(0.4, 0.55, press))
     }
 
     /// Controls for `articulation` and the eyelids, brows and gaze of `pose`.

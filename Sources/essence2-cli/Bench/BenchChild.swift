@@ -38,7 +38,7 @@ enum BenchChild {
 
     static func run(options: BenchOptions, size: String) throws(CLIError) -> BenchRun {
         var (_, avatar) = try ImxLocator.load(options.avatar)
-        if let canvas = BenchOptions.parseSize(size), avatar.character == nil {
+        if let canvas = BenchOptions.parseSize(size), avatar.kind == .photoreal {
             avatar = avatar.placed(onCanvasWidth: canvas.width, height: canvas.height)
         }
         let fullSpeech = try speech(options: options).samples

@@ -99,3 +99,19 @@ def test_the_speech_table_averages_the_frames_at_each_shape():
     assert t["fv_lower_lip"] == pytest.approx(0.6) and t["fv_opening"] == pytest.approx(0.01)
     assert t["counts"] == {"o": 2, "u": 1, "fv": 1}
     assert np.isnan(ms.speech_table(rest, {"o": [], "u": [], "fv": []})["o_width"])
+
+
+def test_the_speech_row_and_bounds_cover_o_u_and_fv():
+    rest = ms.figures(face(0.5, 0.4, 0.0, 0.1))
+    frames = {"o": [ms.figures(face(0.35, 0.2, 0.12, 0.1))], "u": [ms.figures(face(0.3, 0.15, 0.08, 0.1))],
+              "fv": [ms.figures(face(0.5, 0.4, 0.01, 0.06))]}
+    t = ms.speech_table(rest, frames)
+    row = ms.speech_row("x", t)
+    assert row.startswith("| x | 0.70, 0.60 | 0.60, 0.53 | 0.60, 0.010 | 1 / 1 / 1 |")
+    assert {b[0] for b in ms.SPEECH_BOUNDS} == {"o_width", "o_round", "u_width", "u_round", "fv_lower_lip",
+                                                "fv_opening"}
+
+
+def test_speech_wants_avatar_and_poses_pairs():
+    with pytest.raises(SystemExit):
+        ms.main(["speech", "--cli", "essence2", "--clips", ".", "avatar.imx"])
