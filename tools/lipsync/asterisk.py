@@ -293,6 +293,87 @@ def carve_pauses(phones: Sequence[Phone], stretches: Sequence[tuple[float, float
     return [(round(s, 4), round(e, 4), p) for s, e, p in out]
 
 
+SNAP_SEARCH_S = 0.05          # a bilabial's closure is looked for within this of the DTW midpoint
+SNAP_HZ = (1000.0, 3800.0)    # the closure's band: a p or b is silent there, an m's murmur is weak there
+SNAP_DEPTH = 0.5              # the closure: frames below min + SNAP_DEPTH * (neighbouring peak - min), in dB
+SNAP_MIN_S, SNAP_MAX_S = 0.04, 0.2
+SNAP_GAIN_DB = 3.0            # anchor mode: moved only when the closure found is this much quieter than the anchor
+
+
+def closure_level(bands: np.ndarray) -> np.ndarray:
+    """Per frame, the level (dB) of the mel bands centred in SNAP_HZ (from `log_bands`)."""
+    edges = 700.0 * (10 ** (np.linspace(2595.0 * np.log10(1.0 + BAND_HZ[0] / 700.0),
+                                         2595.0 * np.log10(1.0 + BAND_HZ[1] / 700.0), N_BANDS + 2) / 2595.0) - 1.0)
+    sel = (edges[1:-1] >= SNAP_HZ[0]) & (edges[1:-1] <= SNAP_HZ[1])
+    return 10 * np.log10(np.sum(10 ** (bands[:, sel] / 10), axis=1) + 1e-9)
+
+
+def snap_bilabials(phones: Sequence[Phone], level: np.ndarray, mode: str = "anchor",
+                   anchors: Sequence[float] = ()) -> list[Phone]:
+    """Each p, b and m moved onto the recording's closure, the quietest frame of `level` (`closure_level`)
+    near where the DTW put it. Mode "anchor" (the default of `align`): `anchors` are the recording times where
+    the DTW path carries the quietest frame of each bilabial of the synthesis; the phone (its DTW length kept)
+    is shifted by the distance from its anchor to the quietest recording frame within SNAP_SEARCH_S of it, so
+    the closure sits where it sits in espeak-ng's phone (espeak-ng's p, like the training data's, is closure and
+    release). Mode "centre": the phone centred on the quietest frame within SNAP_SEARCH_S of its midpoint.
+    Mode "stretch": the low-energy run around that frame (frames below min + SNAP_DEPTH * (the louder
+    neighbourhood's peak - min), SNAP_MIN_S to SNAP_MAX_S) becomes the phone. The neighbours give or take the
+    time, never shrinking below 10 ms; a bilabial after `sil` is left as it is (`carve_pauses` put it at the
+    pause's end) and one before `sil` never grows into it."""
+    out = [list(p) for p in phones]
+    n = len(level)
+    if n == 0:
+        return [tuple(p) for p in out]
+
+    def frame(t):
+        return (t * RATE - WINDOW / 2) / HOP
+    for k, (s, e, p) in enumerate(out):
+        if p not in ("p", "b", "m") or k == 0 or k == len(out) - 1 or out[k - 1][2] == "sil":
+            continue
+        s, e = out[k][0], out[k][1]
+        mid = frame((s + e) / 2)
+        if mode == "anchor":
+            near = [t for t in anchors if s - 0.02 <= t <= e + 0.02]
+            if not near:
+                continue
+            mid = frame(min(near, key=lambda t: abs(t - (s + e) / 2)))
+        r = SNAP_SEARCH_S * RATE / HOP
+        lo, hi = max(0, int(np.ceil(mid - r))), min(n - 1, int(np.floor(mid + r)))
+        if hi < lo:
+            continue
+        i = lo + int(np.argmin(level[lo:hi + 1]))
+        if mode == "anchor":
+            at = int(round(min(max(mid, 0), n - 1)))
+            if level[at] - level[i] < SNAP_GAIN_DB:
+                continue
+            shift = (i - mid) * HOP / RATE
+            a, b = s + shift, e + shift
+        elif mode == "centre":
+            half = (e - s) / 2
+            a, b = frame_time(i) - half, frame_time(i) + half
+        else:
+            span = int(round(SNAP_MAX_S * RATE / HOP))
+            left = level[max(0, i - span):i + 1].max()
+            right = level[i:min(n, i + span + 1)].max()
+            thr = level[i] + SNAP_DEPTH * (min(left, right) - level[i])
+            j0 = j1 = i
+            while j0 > 0 and level[j0 - 1] < thr and (j1 - j0 + 2) * HOP / RATE <= SNAP_MAX_S:
+                j0 -= 1
+            while j1 < n - 1 and level[j1 + 1] < thr and (j1 - j0 + 2) * HOP / RATE <= SNAP_MAX_S:
+                j1 += 1
+            a, b = frame_time(j0) - HOP / RATE / 2, frame_time(j1) + HOP / RATE / 2
+            if b - a < SNAP_MIN_S:
+                c = (a + b) / 2
+                a, b = c - SNAP_MIN_S / 2, c + SNAP_MIN_S / 2
+        a = max(a, out[k - 1][0] + 0.01)
+        b = min(b, out[k + 1][1] - 0.01, e if out[k + 1][2] == "sil" else np.inf)
+        if b - a < 0.01:
+            continue
+        out[k - 1][1] = out[k][0] = round(a, 4)
+        out[k + 1][0] = out[k][1] = round(b, 4)
+    return [tuple(p) for p in out]
+
+
 def dtw(cost: np.ndarray, penalty: float | None = None) -> tuple[np.ndarray, float]:
     """Dynamic time warping over a (n, m) cost matrix from (0, 0) to (n-1, m-1), steps (1,1), (1,0) and (0,1),
     the last two with an extra `penalty`. Row by row, vectorised: within a row the horizontal steps are a
@@ -348,7 +429,8 @@ def map_times(path: np.ndarray, times: Sequence[float], offset_src: int, offset_
     return out
 
 
-def align(recording: np.ndarray, synth: np.ndarray, synth_phones: Sequence[Phone]) -> tuple[list[Phone], dict]:
+def align(recording: np.ndarray, synth: np.ndarray, synth_phones: Sequence[Phone],
+          snap: str | None = "anchor") -> tuple[list[Phone], dict]:
     """Phones of `recording` (int16 or float, 16 kHz) from a synthesis of the same text and its phones: the
     speech spans of both (silence trimmed at the ends) are aligned by DTW on band cepstra, the synthesis'
     boundaries carried over; the recording's ends are `sil`. Returns the phones (contiguous, 0 to its length)
@@ -398,6 +480,17 @@ def align(recording: np.ndarray, synth: np.ndarray, synth_phones: Sequence[Phone
         if e > s:
             fixed.append((s, e, name))
     fixed = carve_pauses(fixed, silent_stretches(rb))
+    if snap:
+        sl = closure_level(sb)
+        anchors = []
+        for ps, pe, name in inner:
+            if name in ("p", "b", "m"):
+                f0 = max(s0, int(np.ceil((ps * RATE - WINDOW / 2) / HOP)))
+                f1 = min(s1 - 1, int(np.floor((pe * RATE - WINDOW / 2) / HOP)))
+                if f1 >= f0:
+                    anchors.append(frame_time(f0 + int(np.argmin(sl[f0:f1 + 1]))))
+        anchors = map_times(path, anchors, s0, r0) if anchors else []
+        fixed = snap_bilabials(fixed, closure_level(rb), snap, anchors)
     ratio = ((r1 - r0) * HOP / RATE) / max(s_end - s_start, 1e-3)
     return fixed, {"cost": round(mean_cost, 4), "ratio": round(ratio, 3)}
 
@@ -561,6 +654,13 @@ def bilabial_hits(ref: Sequence[Sequence], hyp: Sequence[Sequence], tolerance: f
     return hits, total
 
 
+def bilabial_offsets(ref: Sequence[Sequence], hyp: Sequence[Sequence]) -> list[float]:
+    """Per p, b and m of `ref`, the distance (s) from its midpoint to the nearest p, b or m midpoint of `hyp`."""
+    mids = np.array([(s + e) / 2 for s, e, p in hyp if p in ("p", "b", "m")])
+    return [float(np.abs(mids - (s + e) / 2).min()) if len(mids) else float("inf")
+            for s, e, p in ref if p in ("p", "b", "m")]
+
+
 def pause_agreement(ref: Sequence[Sequence], hyp: Sequence[Sequence], min_s: float = 0.15) -> tuple[int, int]:
     """(agreeing, total) 10 ms frames inside the pauses of `ref` (sil of `min_s` or more) that `hyp` labels sil."""
     agree = total = 0
@@ -577,6 +677,7 @@ def summarise_check(rows: list[dict]) -> dict:
     errs = np.array([x for r in rows for x in r["errors"]])
     hits = sum(r["bilabial"][0] for r in rows)
     tot = sum(r["bilabial"][1] for r in rows)
+    offs = np.array([x for r in rows for x in r.get("bilabial_offsets", [])])
     pa = sum(r["pauses"][0] for r in rows)
     pt = sum(r["pauses"][1] for r in rows)
     return {"clips": len(rows), "boundaries": int(len(errs)),
@@ -585,11 +686,13 @@ def summarise_check(rows: list[dict]) -> dict:
             "within_20ms": round(float(np.mean(errs <= 0.02)), 3) if len(errs) else None,
             "within_40ms": round(float(np.mean(errs <= 0.04)), 3) if len(errs) else None,
             "bilabials": [hits, tot], "bilabial_share": round(hits / tot, 3) if tot else None,
+            "bilabial_offset_median_ms": round(1000 * float(np.median(offs)), 1) if len(offs) else None,
+            "bilabial_offset_within_40ms": round(float(np.mean(offs <= 0.04)), 3) if len(offs) else None,
             "pause_frames": [pa, pt], "pause_share": round(pa / pt, 3) if pt else None}
 
 
 def check_english(directory: str, voice: str = "en-us", plots: str | None = None, limit: int | None = None,
-                  splits: Sequence[str] = ("val", "train")) -> dict:
+                  splits: Sequence[str] = ("val", "train"), snap: str | None = "anchor") -> dict:
     """The DTW aligner (espeak-ng `voice`, English mnemonics) against the existing labels of English items
     (the real clips' PocketSphinx alignments, or synthetic items' exact timings): boundary errors, bilabials,
     pauses."""
@@ -607,12 +710,13 @@ def check_english(directory: str, voice: str = "en-us", plots: str | None = None
             continue
         try:
             y, ph, _ = synth_matched(engine, meta["text"], voice, speech_seconds(pcm))
-            hyp, info = align(pcm, y, ph)
+            hyp, info = align(pcm, y, ph, snap=snap)
         except ValueError:
             continue
         ref = meta["phones"]
         rows.append({"id": meta["id"], "errors": boundary_errors(ref, hyp), "bilabial": bilabial_hits(ref, hyp),
-                     "bilabial_back": bilabial_hits(hyp, ref), "pauses": pause_agreement(ref, hyp), **info})
+                     "bilabial_back": bilabial_hits(hyp, ref),
+                     "bilabial_offsets": bilabial_offsets(ref, hyp), "pauses": pause_agreement(ref, hyp), **info})
         if plots:
             plot(os.path.join(plots, meta["id"] + ".png"), pcm, ref, hyp, meta["id"])
     return {"summary": summarise_check(rows), "rows": rows}
@@ -658,8 +762,12 @@ def check_main(argv=None) -> int:
     ap.add_argument("--plots", help="write spectrogram PNGs here")
     ap.add_argument("--limit", type=int)
     ap.add_argument("--json-out")
+    ap.add_argument("--snap", choices=("anchor", "stretch", "centre", "none"), default="anchor",
+                    help="bilabials moved onto the recording's closure (snap_bilabials), or not")
+    ap.add_argument("--split", choices=("val", "train", "all"), default="all")
     a = ap.parse_args(argv)
-    res = check_english(a.directory, a.voice, a.plots, a.limit)
+    res = check_english(a.directory, a.voice, a.plots, a.limit,
+                        ("val", "train") if a.split == "all" else (a.split,), None if a.snap == "none" else a.snap)
     for r in res["rows"]:
         e = np.array(r["errors"])
         print(f"{r['id'][:40]:40s} median {1000 * np.median(e):5.0f} ms  p90 {1000 * np.percentile(e, 90):5.0f} ms"

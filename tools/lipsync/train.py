@@ -22,7 +22,7 @@ Sources/Essence2Runtime/Audio/ArticulationNetwork.swift): per hop, the normalise
 relative level, the periodicity) -> dense 48 + ReLU; per frame, the 36 hop embeddings (25 before the frame, its 4,
 7 ahead) -> dense 256 + ReLU -> dense 64 + ReLU -> (sigmoid jaw, tanh spread, sigmoid press). Loss: weighted
 squared error on the three fields and on the visible opening jaw * (1 - press), with frames inside p/b/m weighted
-x4 and silence x2 (x3 under background speech).
+x4 (m: --m-weight) and silence x2 (x3 under background speech).
 
 Writes OUT/model.pt (state dict and metadata) and OUT/metrics.json (frame-level validation figures, also per
 validation voice). About 6 minutes on this machine's two cores (torch.set_num_threads(2)); same data, same seed,
@@ -249,6 +249,9 @@ def background_alone(train, rng, count):
     return out
 
 
+M_WEIGHT = 4.0   # loss weight of frames inside an m (train.py --m-weight; p and b: 4)
+
+
 def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0, exclude=(), weight=1.0):
     """Features, targets, weights, visible opening and frame phones of one clip (silence-padded to a crop).
     Frames touching an `exclude` interval ([start_s, end_s]: laughter in a real recording) weigh nothing;
@@ -261,6 +264,7 @@ def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0, exclude
     fp = frame_phone(phones, n)
     w = np.ones(n, np.float32)
     w[[p in BILABIALS for p in fp]] = 4.0
+    w[[p == "m" for p in fp]] = M_WEIGHT
     w[[p == "sil" for p in fp]] = silence_weight
     w *= weight
     for a, b in exclude:
@@ -508,12 +512,16 @@ def main():
                     "items): the `train` speakers are trained on, the `val` ones reported per speaker and band")
     ap.add_argument("--asterisk-share", type=float, default=0.25, help="share of all examples drawn from them")
     ap.add_argument("--asterisk-weight", type=float, default=1.0, help="loss weight of their frames")
+    ap.add_argument("--m-weight", type=float, default=4.0, help="loss weight of the frames inside an m (p and b: "
+                    "4; the m is the closure most often left open on recorded speakers)")
     ap.add_argument("--jobs", type=int, help="processes training the members (default: one per member)")
     ap.add_argument("--channel", type=float, default=0.3, help="share of utterances also used through a codec "
                     "or channel (channel.py)")
     ap.add_argument("--languages", help="train only on the utterances of these languages (comma-separated, `en` "
                     "for the English voices; default: all in the data set), to measure what each adds")
     a = ap.parse_args()
+    global M_WEIGHT
+    M_WEIGHT = a.m_weight
     start = time.time()
     rng = np.random.default_rng(a.seed)
 
@@ -585,7 +593,7 @@ def main():
                   "asterisk_train": {k: metrics(net, v) for k, v in asterisk_by_speaker(ast_train, 20).items()},
                   "asterisk_share": a.asterisk_share, "asterisk_prompts": len(ast_train)} if ast_train else {}),
               "real_copies": a.real_copies if real_train else 0, "channel_share": a.channel,
-              "train_seconds": round(time.time() - start, 1), "steps": a.steps, "members": a.members, "seed": a.seed,
+              "train_seconds": round(time.time() - start, 1), "steps": a.steps, "m_weight": a.m_weight, "members": a.members, "seed": a.seed,
               "train_utterances": len(train), "val_utterances": len(val), "languages": a.languages or "all"}
     os.makedirs(a.out, exist_ok=True)
     torch.save({"members": [m.state_dict() for m in members], "embed": a.embed, "hidden1": a.hidden1,

@@ -88,7 +88,7 @@ def test_align_carries_boundaries_over_a_slower_recording():
     syn = _tone_bursts([(0.2, 0), (0.2, 500), (0.2, 1500), (0.2, 3000), (0.2, 0)])
     phones = [(0.0, 0.2, "sil"), (0.2, 0.4, "aa"), (0.4, 0.6, "m"), (0.6, 0.8, "iy"), (0.8, 1.0, "sil")]
     rec = _tone_bursts([(0.5, 0), (0.3, 500), (0.25, 1500), (0.35, 3000), (0.3, 0)])
-    out, info = ast_.align(rec, syn, phones)
+    out, info = ast_.align(rec, syn, phones, snap=None)  # tones, no closures: the DTW's boundaries alone
     assert out[0][0] == 0.0 and out[-1][1] == pytest.approx(len(rec) / 16000)
     assert all(out[k][1] == out[k + 1][0] for k in range(len(out) - 1))
     names = [p for _, _, p in out]
@@ -116,6 +116,42 @@ def test_alignment_check_measures():
     assert ast_.bilabial_hits(ref, hyp) == (2, 2)
     agree, total = ast_.pause_agreement(ref, hyp)
     assert total == 60 and agree == 55  # the leading pause too
+
+
+def _dip(n=100, at=(47,), depth=30.0):
+    level = np.full(n, 60.0)
+    for i in at:
+        level[i] = depth
+        level[i - 1] = level[i + 1] = depth + 10.0
+    return level
+
+
+def test_snap_moves_a_bilabial_onto_the_recordings_closure():
+    phones = [(0.0, 0.2, "sil"), (0.2, 0.4, "aa"), (0.4, 0.5, "m"), (0.5, 0.7, "iy"), (0.7, 1.0, "sil")]
+    level = _dip()  # the quietest frame 47, centred at 0.4825 s; the DTW carried the synthesis' closure to 0.45 s
+    out = ast_.snap_bilabials(phones, level, "anchor", [0.45])
+    assert out == [(0.0, 0.2, "sil"), (0.2, 0.4325, "aa"), (0.4325, 0.5325, "m"), (0.5325, 0.7, "iy"),
+                   (0.7, 1.0, "sil")]
+    assert ast_.snap_bilabials(phones, level, "anchor", []) == phones          # no anchor: left as it is
+    assert ast_.snap_bilabials(phones, np.full(100, 60.0), "anchor", [0.45]) == phones   # nothing quieter
+    assert ast_.snap_bilabials(phones, level, "centre")[2] == (0.4325, 0.5325, "m")
+    assert ast_.snap_bilabials(phones, level, "stretch")[2] == (0.4625, 0.5025, "m")   # 30 ms run -> 40 ms
+    # after a pause: left where carve_pauses put it
+    after = [(0.0, 0.4, "sil"), (0.4, 0.5, "p"), (0.5, 1.0, "aa")]
+    assert ast_.snap_bilabials(after, level, "anchor", [0.45]) == after
+
+
+def test_snap_never_grows_a_bilabial_into_the_pause_after_it():
+    phones = [(0.0, 0.5, "sil"), (0.5, 0.6, "aa"), (0.6, 0.7, "p"), (0.7, 1.0, "sil")]
+    out = ast_.snap_bilabials(phones, _dip(at=(68,)), "anchor", [0.65])
+    assert out == [(0.0, 0.5, "sil"), (0.5, 0.6425, "aa"), (0.6425, 0.7, "p"), (0.7, 1.0, "sil")]
+
+
+def test_bilabial_offsets_measure_midpoints():
+    ref = [(0.0, 0.2, "sil"), (0.2, 0.3, "m"), (0.3, 0.5, "aa"), (0.5, 0.6, "b")]
+    hyp = [(0.0, 0.23, "sil"), (0.23, 0.33, "m"), (0.33, 0.52, "aa"), (0.52, 0.6, "p")]
+    assert ast_.bilabial_offsets(ref, hyp) == pytest.approx([0.03, 0.01])
+    assert ast_.bilabial_offsets(ref, [(0.0, 0.6, "aa")]) == [float("inf")] * 2
 
 
 def test_swap_replaces_weights_and_digest_once():
