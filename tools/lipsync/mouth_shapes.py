@@ -85,10 +85,10 @@ def table(per_pose):
     return out
 
 
-def misses(tab):
-    """The figures of `tab` that miss their bound: [(name, value, comparison, bound)]."""
+def misses(tab, bounds=BOUNDS):
+    """The figures of `tab` that miss their bound (of `bounds`): [(name, value, comparison, bound)]."""
     out = []
-    for name, cmp, bound in BOUNDS:
+    for name, cmp, bound in bounds:
         v = tab.get(name, float("nan"))
         ok = v <= bound if cmp == "<=" else v >= bound
         if not (np.isfinite(v) and ok):
@@ -257,16 +257,19 @@ def speech_main(argv):
         label = os.path.basename(avatar).removesuffix(".imx")
         result[label] = tab
         print(speech_row(label, tab))
-        for name, cmp, bound in SPEECH_BOUNDS:
-            v = tab[name]
-            if not (np.isfinite(v) and (v <= bound if cmp == "<=" else v >= bound)):
-                failed.append((label, name, v, cmp, bound))
+        failed += [(label + " (speech)",) + m for m in misses(tab, SPEECH_BOUNDS)]
+    return finish(result, failed, args.json, args.check)
+
+
+def finish(result, failed, json_path, check):
+    """Says each figure of `failed` ([(label, name, value, comparison, bound)]) that misses, writes `result` to
+    `json_path` when given; the exit status (1 when `check` and something missed)."""
     for label, name, v, cmp, bound in failed:
-        print(f"{label} (speech): {name} = {v:.3f}, wanted {cmp} {bound}", file=sys.stderr)
-    if args.json:
-        with open(args.json, "w") as f:
+        print(f"{label}: {name} = {v:.3f}, wanted {cmp} {bound}", file=sys.stderr)
+    if json_path:
+        with open(json_path, "w") as f:
             json.dump(result, f, indent=1)
-    return 1 if (args.check and failed) else 0
+    return 1 if (check and failed) else 0
 
 
 def main(argv=None):
@@ -287,12 +290,7 @@ def main(argv=None):
         result[label] = {"poses": per_pose, "table": tab}
         print(row(label, tab))
         failed += [(label,) + m for m in misses(tab)]
-    for label, name, v, cmp, bound in failed:
-        print(f"{label}: {name} = {v:.3f}, wanted {cmp} {bound}", file=sys.stderr)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
-    return 1 if (args.check and failed) else 0
+    return finish(result, failed, args.json, args.check)
 
 
 if __name__ == "__main__":
