@@ -133,17 +133,20 @@ class FaceMeshReader:
         h, w = bgr.shape[:2]
         return figures(np.array([(q.x * w, q.y * h) for q in res.multi_face_landmarks[0].landmark], np.float64))
 
+    def required(self, path):
+        """figures() of the face in the PNG at `path`; RuntimeError when Face Mesh finds none."""
+        f = self.figures(path)
+        if f is None:
+            raise RuntimeError(f"Face Mesh finds no face in {path}")
+        return f
+
 
 def measure_dir(directory):
     """{pose: figures} of the pose PNGs in `directory` (`essence2 avatar poses --region full`)."""
     out = {}
     with FaceMeshReader() as reader:
         for pose in POSES:
-            path = os.path.join(directory, f"pose_{pose}.png")
-            f = reader.figures(path)
-            if f is None:
-                raise RuntimeError(f"Face Mesh finds no face in {path}")
-            out[pose] = f
+            out[pose] = reader.required(os.path.join(directory, f"pose_{pose}.png"))
     return out
 
 
@@ -197,13 +200,14 @@ def render_speech_frames(cli, avatar, wav, directory):
     return len([n for n in os.listdir(directory) if n.startswith("frame_") and n.endswith(".png")])
 
 
-def measure_speech(cli, avatar, clips, rest):
+def measure_speech(cli, avatar, clips, rest_png):
     """speech_table() of `avatar` speaking every clip of `clips` (WAV + JSON with its "phones", as in
-    tools/lipsync/real), `rest` the rest figures of its poses."""
+    tools/lipsync/real), against the rest face of `rest_png` (its `avatar poses` pose_rest.png)."""
     import glob
     import tempfile
     frames = {k: [] for k in SPEECH_PHONES}
     with FaceMeshReader() as reader:
+        rest = reader.required(rest_png)
         for js in sorted(glob.glob(os.path.join(clips, "*.json"))):
             wav = js[:-5] + ".wav"
             if not os.path.exists(wav):
@@ -249,11 +253,7 @@ def speech_main(argv):
         avatar, _, poses = pair.partition("=")
         if not poses:
             ap.error(f"{pair}: wanted AVATAR.imx=POSES_DIR")
-        with FaceMeshReader() as reader:
-            rest = reader.figures(os.path.join(poses, "pose_rest.png"))
-        if rest is None:
-            raise RuntimeError(f"Face Mesh finds no face in {poses}/pose_rest.png")
-        tab = measure_speech(args.cli, avatar, args.clips, rest)
+        tab = measure_speech(args.cli, avatar, args.clips, os.path.join(poses, "pose_rest.png"))
         label = os.path.basename(avatar).removesuffix(".imx")
         result[label] = tab
         print(speech_row(label, tab))

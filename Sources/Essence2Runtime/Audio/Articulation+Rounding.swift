@@ -11,8 +11,8 @@ extension Articulation {
     /// On recorded speech the model rounds the lips much less than its training targets ask (o -0.75, u -1): a
     /// median spread of -0.18 on the frames of o and -0.40 on those of u in the 22 aligned recordings of
     /// tools/lipsync/real (unrounded vowels -0.05 on average), so o and u were drawn nearly unrounded (a face
-    /// tracker measured the mouth at 0.87 and 0.79 of its rest width there). With the gain they are drawn round
-    /// (0.70 and 0.65; docs/lipsync.md, "Mouth shapes in speech"). The rig draws `avatar poses`' shapes from the
+    /// tracker measured Grace Hopper's mouth at 0.87 and 0.79 of its rest width there). With the gain they are drawn
+    /// round (0.71 and 0.66; docs/lipsync.md, "Mouth shapes in speech"). The rig draws `avatar poses`' shapes from the
     /// targets themselves, without the gain.
     func roundingCalibrated() -> Articulation {
         guard lipSpread < 0 else { return self }
