@@ -23,7 +23,7 @@ extension CharacterAvatarBuilder {
     ///   - runnerUp: the finder's next choice (`CharacterPoints.mouthRunnerUp`).
     ///   - bgr: the picture, B,G,R, `width` x `height` (composited over white where `alpha` is given).
     ///   - alpha: the picture's alpha, `width` x `height`, or nil.
-    package static func confirmedMouth(_ points: CharacterSourcePoints, runnerUp: CharacterRig.MouthStyle,
+    package static func confirmedMouth(_ points: CharacterPoints, runnerUp: CharacterRig.MouthStyle,
                                        bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) -> CharacterRig.MouthStyle {
         guard points.mouth == .open, points.mouthOpening == nil else { return points.mouth }
         let fallback: CharacterRig.MouthStyle = runnerUp == .open ? .closed : runnerUp

@@ -63,7 +63,7 @@ extension CharacterAvatarBuilder {
 
     /// An outline when none is given: the opaque part's boundary seen from the features' centre (16 rays), or,
     /// for an opaque picture, an ellipse around the eyes and mouth.
-    static func defaultOutline(points: CharacterSourcePoints, alpha: [UInt8]?, width: Int, height: Int,
+    static func defaultOutline(points: CharacterPoints, alpha: [UInt8]?, width: Int, height: Int,
                                lo: SIMD2<Int>, hi: SIMD2<Int>) -> [SIMD2<Float>] {
         let centre = (points.leftEye + points.rightEye + points.mouthCenter) / 3
         let e = max(points.eyeDistance, 4)
@@ -98,7 +98,7 @@ extension CharacterAvatarBuilder {
     /// next to the face (the lips or an outline). When the centre itself has the face's colour (an opening
     /// drawn as an outline only), the opening is the part inside the outline. A side that does not come back to
     /// the face within 0.8 mouth widths counts as 0. Transparent pixels are read over white.
-    static func measuredOpeningSpan(points: CharacterSourcePoints, bgr: [UInt8], alpha: [UInt8]?,
+    static func measuredOpeningSpan(points: CharacterPoints, bgr: [UInt8], alpha: [UInt8]?,
                                     width: Int, height: Int) -> (up: Float, down: Float) {
         guard let column = MouthColumn(points: points, bgr: bgr, alpha: alpha, width: width, height: height) else {
             return (0, 0)

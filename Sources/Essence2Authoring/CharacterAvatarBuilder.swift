@@ -18,7 +18,7 @@ package enum CharacterAvatarBuilder {
 
     /// The avatar; throws when the points or picture do not make one (the reason says which).
     package static func build(
-        name: String, bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int, points: CharacterSourcePoints,
+        name: String, bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int, points: CharacterPoints,
         size: (width: Int, height: Int) = defaultSize, backdrop: Backdrop = .fromPicture, seed: UInt64 = 0x5EED
     ) throws(AvatarFileError) -> Avatar {
         guard width >= 8, height >= 8 else {

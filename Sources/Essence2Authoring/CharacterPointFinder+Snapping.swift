@@ -34,8 +34,8 @@ extension CharacterPointFinder {
     /// picture (looking again from where it moved the point, up to three times) (`bgr`, 3 bytes a pixel, B,G,R; `alpha` one byte a pixel or nil), when that is within `snapReach`
     /// eye distances; otherwise `points` as they are. Throws `badPicture` when the buffers do not match the size,
     /// `badWeights` when the embedded weights cannot be read.
-    package static func snap(_ point: SnappedPoint, of points: CharacterSourcePoints, bgr: [UInt8], alpha: [UInt8]?,
-                             width: Int, height: Int) throws -> CharacterSourcePoints {
+    package static func snap(_ point: SnappedPoint, of points: CharacterPoints, bgr: [UInt8], alpha: [UInt8]?,
+                             width: Int, height: Int) throws -> CharacterPoints {
         let picture = try checkedPicture(bgr: bgr, alpha: alpha, width: width, height: height)
         let refiner = try CharacterNetwork.embeddedRefiner.get()
         // Up to three looks, each from where the last one put the point (a point dropped far off its feature sees
@@ -64,7 +64,7 @@ extension CharacterPointFinder {
     /// left to be measured from the picture. Throws as `snap` does, and `badPoints` when the clicks are not
     /// finite or the eyes are less than 2 pixels apart.
     package static func place(eyes first: SIMD2<Float>, _ second: SIMD2<Float>, mouth: SIMD2<Float>, bgr: [UInt8],
-                              alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterSourcePoints {
+                              alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPoints {
         let picture = try checkedPicture(bgr: bgr, alpha: alpha, width: width, height: height)
         guard [first, second, mouth].allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
             throw CharacterPointFinderError.badPoints("a click that is not a finite point")
@@ -75,7 +75,7 @@ extension CharacterPointFinder {
             throw CharacterPointFinderError.badPoints("the two eyes are \(eyeDistance) pixels apart (at least 2)")
         }
         let axis = (right - left) / eyeDistance
-        var points = CharacterSourcePoints(
+        var points = CharacterPoints(
             leftEye: left, rightEye: right, mouthLeft: mouth - axis * (eyeDistance / 3),
             mouthRight: mouth + axis * (eyeDistance / 3), mouthCenter: mouth, mouth: .open)
         let refiner = try CharacterNetwork.embeddedRefiner.get()
@@ -112,7 +112,7 @@ extension CharacterPointFinder {
     }
 
     /// The five points in the refinement network's order.
-    private static func ordered(_ p: CharacterSourcePoints) -> [SIMD2<Float>] {
+    private static func ordered(_ p: CharacterPoints) -> [SIMD2<Float>] {
         [p.leftEye, p.rightEye, p.mouthLeft, p.mouthRight, p.mouthCenter]
     }
 
@@ -121,7 +121,7 @@ extension CharacterPointFinder {
     }
 }
 
-extension CharacterSourcePoints {
+extension CharacterPoints {
     /// Sets one of the five points the refinement network looks at.
     mutating func set(_ point: CharacterPointFinder.SnappedPoint, to value: SIMD2<Float>) {
         switch point {

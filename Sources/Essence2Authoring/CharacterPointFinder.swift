@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// Finds the eyes, mouth, brows and head outline of a character (Expression 2 avatars: cartoon heads, animals,
 /// mascots, plush toys, drawings), where human face detectors fail. A small CNN (tools/character: trained only on
 /// characters our own generator draws; weights embedded from Sources/CCharacterWeights) finds the points on a
@@ -34,7 +35,7 @@ package enum CharacterPointFinder {
     /// The points of the character in a picture of `width` x `height` pixels: `bgr` 3 bytes a pixel (blue, green,
     /// red), `alpha` one byte a pixel (255 opaque) or nil for an opaque picture. Throws `badPicture` when the
     /// buffers do not match the size, `badWeights` when the embedded weights cannot be read.
-    package static func find(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPoints {
+    package static func find(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterFinding {
         let network = try CharacterNetwork.embedded.get()
         let refiner = try CharacterNetwork.embeddedRefiner.get()
         return try find(bgr: bgr, alpha: alpha, width: width, height: height, network: network, refiner: refiner)
@@ -42,7 +43,7 @@ package enum CharacterPointFinder {
 
     /// The points found by `network`, then refined by `refiner` when one is given (nil: the network's points).
     package static func find(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int,
-                             network: CharacterNetwork, refiner: CharacterNetwork? = nil) throws -> CharacterPoints {
+                             network: CharacterNetwork, refiner: CharacterNetwork? = nil) throws -> CharacterFinding {
         let picture = try checkedPicture(bgr: bgr, alpha: alpha, width: width, height: height)
         // Pass 1: the whole picture.
         let side = Float(max(width, height))
@@ -236,19 +237,19 @@ package enum CharacterPointFinder {
 
         var character: Float { 1 / (1 + _exp(-characterLogit)) }
 
-        func characterPoints(confidence: Float) -> CharacterPoints {
-            let states: [CharacterPoints.MouthState] = [.open, .closed, .absent]
+        func characterPoints(confidence: Float) -> CharacterFinding {
+            let states: [CharacterPoints.MouthStyle] = [.open, .closed, .absent]
             var best = 0
             for i in 1..<3 where mouthLogits[i] > mouthLogits[best] { best = i }
             var second = best == 0 ? 1 : 0
             for i in 0..<3 where i != best && mouthLogits[i] > mouthLogits[second] { second = i }
             let brows = browsLogit > 0
-            return CharacterPoints(leftEye: points[0], rightEye: points[1], leftEyeRadius: radii.x,
-                                   rightEyeRadius: radii.y, mouthLeft: points[2], mouthRight: points[3],
-                                   mouthCenter: points[4], leftBrow: brows ? points[5] : nil,
-                                   rightBrow: brows ? points[6] : nil, mouth: states[best],
-                                   mouthRunnerUp: states[second], outline: outline,
-                                   confidence: max(0, min(1, confidence.isFinite ? confidence : 0)))
+            let found = CharacterPoints(leftEye: points[0], rightEye: points[1], leftEyeRadius: radii.x,
+                                        rightEyeRadius: radii.y, mouthLeft: points[2], mouthRight: points[3],
+                                        mouthCenter: points[4], leftBrow: brows ? points[5] : nil,
+                                        rightBrow: brows ? points[6] : nil, mouth: states[best], outline: outline)
+            return CharacterFinding(points: found, mouthRunnerUp: states[second],
+                                    confidence: max(0, min(1, confidence.isFinite ? confidence : 0)))
         }
     }
 }

@@ -1,3 +1,4 @@
+import Essence2Runtime
 /// The picture down the column through a found mouth's centre, and the face's colour around the mouth: what
 /// `CharacterAvatarBuilder` measures a drawn mouth with (`measuredOpeningSpan`). Transparent
 /// pixels are read over white.
@@ -14,7 +15,7 @@ struct MouthColumn {
 
     /// Nil when the points make no mouth (a width under 2 pixels, a point not finite or far outside the picture)
     /// or the buffers are smaller than `width` x `height`.
-    init?(points: CharacterSourcePoints, bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) {
+    init?(points: CharacterPoints, bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) {
         let mouthWidth = points.mouthRight.x - points.mouthLeft.x
         let c = points.mouthCenter
         let far = Float(1 << 24)

@@ -25,17 +25,11 @@ public func be_expression2_create(
 ) -> Int32 {
     out?.pointee = nil
     guard let path, let out else { return fail(ResultCode.argument, "imx_path and out must not be NULL") }
-    let avatarPath = String(cString: path)
-    let avatar: Avatar
-    let fileBytes: [UInt8]
+    let opening: AvatarOpening
     do {
-        (avatar, fileBytes) = try AvatarFile.readKeepingBytes(path: avatarPath)
+        opening = try AvatarOpening.read(path: String(cString: path), for: .expression2)
     } catch {
-        return fail(ResultCode.avatar, error.description)
-    }
-    guard case .character = avatar.kind else {
-        return fail(ResultCode.avatar, "\(avatarPath) is a photoreal avatar (Essence 2): open it with be_essence2_create; "
-            + "be_expression2_create takes character avatars (essence2 avatar build PICTURE --character)")
+        return fail(error.resultCode, error.reason)
     }
     var weights = LipSyncWeights.shipped
     if let enginePath {
@@ -50,11 +44,12 @@ public func be_expression2_create(
         }
     }
     let session: MeteredSession?
-    switch SessionGate.admit(avatarPath: avatarPath, fileBytes: fileBytes) {
-    case .success(let admitted): session = admitted
-    case .failure(let refusal): return fail(ResultCode.refused, refusal.reason)
+    do {
+        session = try opening.admit()
+    } catch {
+        return fail(error.resultCode, error.reason)
     }
-    out.pointee = HandleRegistry.register(Engine(avatar: avatar, session: session, weights: weights))
+    out.pointee = HandleRegistry.register(Engine(avatar: opening.avatar, session: session, weights: weights))
     return succeed(ResultCode.ok)
 }
 

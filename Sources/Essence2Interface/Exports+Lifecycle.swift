@@ -54,24 +54,13 @@ public func be_essence2_create(
                 + "(pass NULL: this version needs no runtime files)")
         }
     }
-    let avatarPath = String(cString: path)
-    let avatar: Avatar
-    let fileBytes: [UInt8]
+    let opened: (AvatarOpening, MeteredSession?)
     do {
-        (avatar, fileBytes) = try AvatarFile.readKeepingBytes(path: avatarPath)
+        opened = try AvatarOpening.open(path: String(cString: path), for: .essence2)
     } catch {
-        return fail(ResultCode.avatar, error.description)
+        return fail(error.resultCode, error.reason)
     }
-    guard avatar.kind == .photoreal else {
-        return fail(ResultCode.avatar, "\(avatarPath) is a character avatar (Expression 2, 20 frames a second): open it "
-            + "with be_expression2_create (include/expression2.h)")
-    }
-    let session: MeteredSession?
-    switch SessionGate.admit(avatarPath: avatarPath, fileBytes: fileBytes) {
-    case .success(let admitted): session = admitted
-    case .failure(let refusal): return fail(ResultCode.refused, refusal.reason)
-    }
-    out.pointee = HandleRegistry.register(Engine(avatar: avatar, session: session))
+    out.pointee = HandleRegistry.register(Engine(avatar: opened.0.avatar, session: opened.1))
     return succeed(ResultCode.ok)
 }
 

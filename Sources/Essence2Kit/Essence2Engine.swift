@@ -67,12 +67,10 @@ public final class Essence2Engine: Sendable {
             throw .resourcesUnavailable(reason: "'\(resourcesDirectory)' is not a directory (pass nil: this version "
                                         + "needs no runtime files)")
         }
-        var path = path
-        let avatar: Avatar
-        let fileBytes: [UInt8]
+        let opening: AvatarOpening
         do {
-            (avatar, fileBytes) = try AvatarFile.readKeepingBytes(path: path)
-        } catch where error.isOutdated {
+            opening = try AvatarOpening.read(path: path, for: .essence2)
+        } catch .unreadable(let error) where error.isOutdated {
             // A file Essence2Download fetched is fetched once more (the service may have a newer build of it);
             // any other file must be downloaded or rebuilt by its owner.
             guard let code = AvatarDownloads.agentCode(ofDownloaded: path) else {
@@ -82,22 +80,17 @@ public final class Essence2Engine: Sendable {
             let fetched = await Task.detached {
                 AvatarDownloads.fetch(code: code, directory: directory, background: false)
             }.value
-            guard case .success(let again) = fetched,
-                  let reread = try? AvatarFile.readKeepingBytes(path: again) else {
+            guard case .success(let again) = fetched, let reread = try? AvatarOpening.read(path: again, for: .essence2)
+            else {
                 throw .identityOutdated(path: path, agentCode: code, reason: error.description
                                         + "; fetching \(code) again did not give a newer file")
             }
-            path = again
-            (avatar, fileBytes) = reread
+            opening = reread
         } catch {
-            throw .identityUnreadable(reason: error.description)
+            throw .identityUnreadable(reason: error.reason)
         }
-        guard avatar.kind == .photoreal else {
-            throw .identityUnreadable(reason: "\(path) is a character avatar (Expression 2, 20 frames a second): open it "
-                                      + "with Expression2Engine (import Expression2)")
-        }
-        let session = try await admit(avatarPath: path, fileBytes: fileBytes)
-        let made = Essence2Engine(engine: Engine(avatar: avatar, clock: clock, startRendering: startRendering,
+        let session = try await admit(avatarPath: opening.path, fileBytes: opening.fileBytes)
+        let made = Essence2Engine(engine: Engine(avatar: opening.avatar, clock: clock, startRendering: startRendering,
                                                  session: session), clock: clock)
         let deadline = clock.nanoseconds() + Int64(max(0, min(readyTimeout, 1e6)) * 1e9)
         while !made.engine.isReady {

@@ -47,7 +47,8 @@ public final class Expression2Engine: Sendable {
     public static func create(avatarContainer: URL, sharedEngineContainer: URL? = nil, sharedEngineDir: URL? = nil,
                               stagingDir: URL, warmSpeech: [Float]? = nil) throws -> Expression2Engine {
         let avatarPath = avatarContainer.path
-        let (avatar, bytes) = try readCharacter(avatarPath)
+        let opening = try readCharacter(avatarPath)
+        let bytes = opening.fileBytes
         let staging = stagingDir.path
         guard BinaryFile.makeDirectories(staging), access(staging, W_OK) == 0 else {
             throw Expression2LoadError.stagingUnavailable(reason: "'\(staging)' is not a writable directory")
@@ -62,7 +63,7 @@ public final class Expression2Engine: Sendable {
         } else {
             weights = .shipped
         }
-        return try start(avatar: avatar, avatarPath: avatarPath, fileBytes: bytes, weights: weights, warmSpeech: warmSpeech)
+        return try start(opening, weights: weights, warmSpeech: warmSpeech)
     }
 
     /// Opens an avatar already staged (or any character `.imx`): `modelPath` is a staging directory's avatar
@@ -75,38 +76,33 @@ public final class Expression2Engine: Sendable {
         var path = modelPath.path
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { path += "/" + Expression2Staging.avatarFile }
-        let (avatar, bytes) = try readCharacter(path)
+        let opening = try readCharacter(path)
         let weights = try sharedEngineDir.map { url throws(Expression2LoadError) in try stagedWeights(in: url.path) } ?? .shipped
-        return try start(avatar: avatar, avatarPath: path, fileBytes: bytes, weights: weights, warmSpeech: warmSpeech)
+        return try start(opening, weights: weights, warmSpeech: warmSpeech)
     }
 
-    private static func readCharacter(_ path: String) throws(Expression2LoadError) -> (Avatar, [UInt8]) {
-        let read: (avatar: Avatar, bytes: [UInt8])
+    private static func readCharacter(_ path: String) throws(Expression2LoadError) -> AvatarOpening {
         do {
-            read = try AvatarFile.readKeepingBytes(path: path)
+            return try AvatarOpening.read(path: path, for: .expression2)
         } catch {
-            throw .avatarUnreadable(reason: error.description)
+            throw .avatarUnreadable(reason: error.reason)
         }
-        guard case .character = read.avatar.kind else {
-            throw .avatarUnreadable(reason: "\(path) is a photoreal avatar: open it with Essence2Engine (Essence 2); "
-                + "Expression 2 takes character avatars (essence2 avatar build PICTURE --character)")
-        }
-        return read
     }
 
     private static func stagedWeights(in directory: String) throws(Expression2LoadError) -> LipSyncWeights {
         try Expression2Staging.staged(in: directory)
     }
 
-    private static func start(avatar: Avatar, avatarPath: String, fileBytes: [UInt8], weights: LipSyncWeights,
-                              warmSpeech: [Float]?) throws(Expression2LoadError) -> Expression2Engine {
+    private static func start(_ opening: AvatarOpening, weights: LipSyncWeights, warmSpeech: [Float]?)
+        throws(Expression2LoadError) -> Expression2Engine {
         let session: MeteredSession?
-        switch SessionGate.admit(avatarPath: avatarPath, fileBytes: fileBytes) {
-        case .success(let admitted): session = admitted
-        case .failure(let refusal): throw .meteringRefused(reason: refusal.reason)
+        do {
+            session = try opening.admit()
+        } catch {
+            throw .meteringRefused(reason: error.reason)
         }
         if let warmSpeech, !warmSpeech.isEmpty { warm(warmSpeech, weights: weights) }
-        let engine = Engine(avatar: avatar, session: session, weights: weights)
+        let engine = Engine(avatar: opening.avatar, session: session, weights: weights)
         return Expression2Engine(inner: Essence2Engine(engine: engine, clock: SystemKitClock()))
     }
 

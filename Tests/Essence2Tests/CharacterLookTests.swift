@@ -16,7 +16,7 @@ import Glibc
         var width = 240, height = 280
         var bgr: [UInt8]
         var alpha: [UInt8]
-        var points: CharacterSourcePoints
+        var points: CharacterPoints
         var label: String
     }
 
@@ -86,7 +86,7 @@ import Glibc
         }
         // The rig's eye radius: about half the eye's height, as labels give it, up to 1.8 times that (the finder).
         let hint = ry * uniform(0.9, 1.8)
-        let points = CharacterSourcePoints(
+        let points = CharacterPoints(
             leftEye: eyes[0], rightEye: eyes[1], leftEyeRadius: hint, rightEyeRadius: hint,
             mouthLeft: SIMD2(cx - mouthHalf, mouthY), mouthRight: SIMD2(cx + mouthHalf, mouthY),
             mouthCenter: SIMD2(cx, mouthY + 3), leftBrow: nil, rightBrow: nil, mouth: mouthStyle)
@@ -227,7 +227,7 @@ extension SIMD2 where Scalar == Float {
             {"left_eye": [1e308, 170], "right_eye": [230, 170], "mouth_left": [140, 265], "mouth_right": [220, 265],
              "mouth_center": [180, 268], "mouth": "closed"}
             """.utf8)
-        let point = reason { _ = try CharacterSourcePoints.decode(json, width: 360, height: 400) }
+        let point = reason { _ = try CharacterPoints.decode(json, width: 360, height: 400) }
         #expect(point.contains("left_eye") && point.contains("outside the 360x400 picture"), "\(point)")
     }
 }

@@ -90,7 +90,7 @@ enum CharacterFixture {
         #expect(abs(Double(found.confidence) - confidence) < 0.01)
     }
 
-    static func eyeAndMouth(_ p: CharacterPoints) -> [(String, SIMD2<Float>)] {
+    static func eyeAndMouth(_ p: CharacterFinding) -> [(String, SIMD2<Float>)] {
         [("left_eye", p.leftEye), ("right_eye", p.rightEye), ("mouth_left", p.mouthLeft),
          ("mouth_right", p.mouthRight), ("mouth_center", p.mouthCenter)]
     }
@@ -252,8 +252,8 @@ enum CharacterFixture {
             let doc: [String: Any] = [
                 "left_eye": a(p.leftEye), "right_eye": a(p.rightEye), "mouth_left": a(p.mouthLeft),
                 "mouth_right": a(p.mouthRight), "mouth_center": a(p.mouthCenter), "left_brow": a(p.leftBrow),
-                "right_brow": a(p.rightBrow), "left_eye_radius": Double(p.leftEyeRadius),
-                "right_eye_radius": Double(p.rightEyeRadius), "mouth": p.mouth.rawValue,
+                "right_brow": a(p.rightBrow), "left_eye_radius": Double(p.leftEyeRadius ?? 0),
+                "right_eye_radius": Double(p.rightEyeRadius ?? 0), "mouth": p.mouth.rawValue,
                 "outline": p.outline.map { a($0) }, "confidence": Double(p.confidence),
             ]
             let data = try JSONSerialization.data(withJSONObject: doc)

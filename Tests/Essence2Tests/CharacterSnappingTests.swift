@@ -6,10 +6,10 @@ import Testing
 @Suite struct CharacterSnappingTests {
     static let keys = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center"]
 
-    static func truth(_ name: String) throws -> (CharacterFixture.Picture, CharacterSourcePoints) {
+    static func truth(_ name: String) throws -> (CharacterFixture.Picture, CharacterPoints) {
         let (picture, info) = try CharacterFixture.load(name)
         let p = try keys.map { try #require(CharacterFixture.point(info[$0])) }
-        return (picture, CharacterSourcePoints(leftEye: p[0], rightEye: p[1], mouthLeft: p[2], mouthRight: p[3],
+        return (picture, CharacterPoints(leftEye: p[0], rightEye: p[1], mouthLeft: p[2], mouthRight: p[3],
                                                mouthCenter: p[4], mouth: .closed))
     }
 
@@ -33,7 +33,7 @@ import Testing
     @Test func aPointOnABlankPictureStays() throws {
         let (w, h) = (128, 128)
         let blank = [UInt8](repeating: 255, count: w * h * 3)
-        let points = CharacterSourcePoints(leftEye: SIMD2(40, 50), rightEye: SIMD2(88, 50), mouthLeft: SIMD2(50, 90),
+        let points = CharacterPoints(leftEye: SIMD2(40, 50), rightEye: SIMD2(88, 50), mouthLeft: SIMD2(50, 90),
                                            mouthRight: SIMD2(78, 90), mouthCenter: SIMD2(64, 92), mouth: .closed)
         for point in CharacterPointFinder.SnappedPoint.allCases {
             let snapped = try CharacterPointFinder.snap(point, of: points, bgr: blank, alpha: nil, width: w, height: h)
@@ -77,7 +77,7 @@ import Testing
         }
     }
 
-    static func value(_ p: CharacterSourcePoints, _ key: String) -> SIMD2<Float> {
+    static func value(_ p: CharacterPoints, _ key: String) -> SIMD2<Float> {
         switch key {
         case "left_eye": p.leftEye
         case "right_eye": p.rightEye

@@ -10,7 +10,7 @@ struct DrawnCharacter {
     var skin: SIMD3<UInt8> = SIMD3(90, 170, 230)  // B,G,R: an orange head
     var bgr: [UInt8] = []
     var alpha: [UInt8] = []
-    var points: CharacterSourcePoints
+    var points: CharacterPoints
 
     /// - Parameters:
     ///   - mouth: how the mouth is drawn: open (a cavity and a tongue inside red lips), closed or absent.
@@ -19,7 +19,7 @@ struct DrawnCharacter {
     ///     `head2` of the development characters) instead of the line alone.
     init(mouth: CharacterRig.MouthStyle = .closed, filledLips: Bool = false) {
         let cx: Float = 180, cy: Float = 200, r: Float = 150
-        points = CharacterSourcePoints(
+        points = CharacterPoints(
             leftEye: SIMD2(130, 170), rightEye: SIMD2(230, 170), leftEyeRadius: 18, rightEyeRadius: 18,
             mouthLeft: SIMD2(140, 265), mouthRight: SIMD2(220, 265), mouthCenter: SIMD2(180, 268),
             leftBrow: SIMD2(130, 135), rightBrow: SIMD2(230, 135), mouth: mouth)

@@ -1,33 +1,13 @@
-/// The rig of a character avatar (Expression 2): where its eyes, mouth, brows and head are in the frame, how
-/// its mouth is drawn, and where the frame came from in the source picture. Points are in output-frame pixels
-/// (x right, y down; "left" is the picture's left).
+/// The rig of a character avatar (Expression 2): its points in output-frame pixels (x right, y down; "left" is
+/// the picture's left), with the eye radii and the mouth opening always given, and where the frame came from in
+/// the source picture. Reads the points' members directly (`rig.leftEye` is `rig.points.leftEye`).
+@dynamicMemberLookup
 package struct CharacterRig: Sendable, Equatable {
     /// How the mouth is drawn in the picture.
-    package enum MouthStyle: String, Sendable, CaseIterable {
-        /// Drawn open (a visible opening, which the engine closes and opens).
-        case open
-        /// Drawn closed (a line or a smile curve, which the engine parts).
-        case closed
-        /// Not drawn (the engine draws a mouth where one would be, only while it opens).
-        case absent
-    }
+    package typealias MouthStyle = CharacterPoints.MouthStyle
 
-    package var leftEye: SIMD2<Float>
-    package var rightEye: SIMD2<Float>
-    /// Eye radii in pixels (half the eye's height, about).
-    package var leftEyeRadius: Float
-    package var rightEyeRadius: Float
-    package var mouthLeft: SIMD2<Float>
-    package var mouthRight: SIMD2<Float>
-    /// The centre of the lip line (of the opening, when drawn open; where a mouth would be, when absent).
-    package var mouthCenter: SIMD2<Float>
-    package var leftBrow: SIMD2<Float>?
-    package var rightBrow: SIMD2<Float>?
-    package var mouth: MouthStyle
-    /// Height of a drawn-open mouth's opening at its centre, in pixels (0 when closed or absent).
-    package var mouthOpening: Float
-    /// The head's outline, a closed polygon (at least 3 points): what moves with the head.
-    package var outline: [SIMD2<Float>]
+    /// The points in frame pixels; `leftEyeRadius`, `rightEyeRadius` and `mouthOpening` are never nil.
+    package var points: CharacterPoints
     /// Where the frame came from: frame point = source point * `sourceScale` + `sourceOffset`.
     package var sourceWidth: Int
     package var sourceHeight: Int
@@ -39,18 +19,21 @@ package struct CharacterRig: Sendable, Equatable {
                  leftBrow: SIMD2<Float>?, rightBrow: SIMD2<Float>?, mouth: MouthStyle, mouthOpening: Float,
                  outline: [SIMD2<Float>], sourceWidth: Int, sourceHeight: Int, sourceScale: Float,
                  sourceOffset: SIMD2<Float>) {
-        self.leftEye = leftEye
-        self.rightEye = rightEye
-        self.leftEyeRadius = leftEyeRadius
-        self.rightEyeRadius = rightEyeRadius
-        self.mouthLeft = mouthLeft
-        self.mouthRight = mouthRight
-        self.mouthCenter = mouthCenter
-        self.leftBrow = leftBrow
-        self.rightBrow = rightBrow
-        self.mouth = mouth
-        self.mouthOpening = mouthOpening
-        self.outline = outline
+        self.init(
+            points: CharacterPoints(
+                leftEye: leftEye, rightEye: rightEye, leftEyeRadius: leftEyeRadius, rightEyeRadius: rightEyeRadius,
+                mouthLeft: mouthLeft, mouthRight: mouthRight, mouthCenter: mouthCenter, leftBrow: leftBrow,
+                rightBrow: rightBrow, mouth: mouth, mouthOpening: mouthOpening, outline: outline),
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, sourceScale: sourceScale, sourceOffset: sourceOffset)
+    }
+
+    /// A rig of `points` in frame pixels (nil radii and opening read as 0, which `validationProblem` refuses for the
+    /// radii) placed from a `sourceWidth` x `sourceHeight` picture.
+    package init(points: CharacterPoints, sourceWidth: Int, sourceHeight: Int, sourceScale: Float, sourceOffset: SIMD2<Float>) {
+        self.points = points
+        self.points.leftEyeRadius = points.leftEyeRadius ?? 0
+        self.points.rightEyeRadius = points.rightEyeRadius ?? 0
+        self.points.mouthOpening = points.mouthOpening ?? 0
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.sourceScale = sourceScale
@@ -58,27 +41,34 @@ package struct CharacterRig: Sendable, Equatable {
     }
 
     /// Most points in the head outline.
-    package static let maxOutlinePoints = 256
+    package static let maxOutlinePoints = CharacterPoints.maxOutlinePoints
 
-    /// The named points, in output-frame pixels, in a fixed order (brows only where there are any).
-    package var namedPoints: [(name: String, point: SIMD2<Float>)] {
-        var list: [(String, SIMD2<Float>)] = [
-            ("left_eye", leftEye), ("right_eye", rightEye),
-            ("mouth_left", mouthLeft), ("mouth_right", mouthRight), ("mouth_center", mouthCenter),
-        ]
-        if let leftBrow { list.append(("left_brow", leftBrow)) }
-        if let rightBrow { list.append(("right_brow", rightBrow)) }
-        return list
+    package subscript<Value>(dynamicMember path: KeyPath<CharacterPoints, Value>) -> Value { points[keyPath: path] }
+
+    package subscript<Value>(dynamicMember path: WritableKeyPath<CharacterPoints, Value>) -> Value {
+        get { points[keyPath: path] }
+        set { points[keyPath: path] = newValue }
+    }
+
+    /// Eye radii in pixels (half the eye's height, about).
+    package var leftEyeRadius: Float {
+        get { points.leftEyeRadius ?? 0 }
+        set { points.leftEyeRadius = newValue }
+    }
+
+    package var rightEyeRadius: Float {
+        get { points.rightEyeRadius ?? 0 }
+        set { points.rightEyeRadius = newValue }
+    }
+
+    /// Height of a drawn-open mouth's opening at its centre, in pixels (0 when closed or absent).
+    package var mouthOpening: Float {
+        get { points.mouthOpening ?? 0 }
+        set { points.mouthOpening = newValue }
     }
 
     /// A frame point in the source picture's pixels.
     package func sourcePoint(_ p: SIMD2<Float>) -> SIMD2<Float> {
         (p - sourceOffset) / sourceScale
-    }
-
-    /// The distance between the eyes, in frame pixels.
-    package var eyeDistance: Float {
-        let d = rightEye - leftEye
-        return (d.x * d.x + d.y * d.y).squareRoot()
     }
 }

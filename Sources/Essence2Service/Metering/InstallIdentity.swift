@@ -33,13 +33,15 @@ package enum InstallIdentity {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         BinaryFile.makeDirectories(directory)
         let made = randomUUID()
-        guard let temporary = BinaryFile.writeTemporary(Array((made + "\n").utf8), beside: path, mode: 0o600) else {
-            return nil
+        do throws(AtomicFile.Failure) {
+            let file = try AtomicFile(path: path, mode: 0o600)
+            try file.write(Array((made + "\n").utf8))
+            // Never replacing: when another process got there first, its identifier wins.
+            try file.commit(replacing: false)
+            return made
+        } catch {
+            return read(path)
         }
-        defer { unlink(temporary) }
-        // link() never replaces: when another process got there first, its identifier wins.
-        if link(temporary, path) == 0 { return made }
-        return read(path)
     }
 
     /// A well-formed identifier stored at `path`, or nil.

@@ -37,7 +37,7 @@ extension AvatarCommand {
         reportOrientation(of: image)
         let backdrop = try characterBackdrop(background)
         var info: [String: String] = ["builder": builder, "picture": URL(fileURLWithPath: picture).lastPathComponent]
-        let points: CharacterSourcePoints
+        let points: CharacterPoints
         var unsure: String?
         if let pointsPath {
             points = try readCharacterPoints(pointsPath, width: image.width, height: image.height)
@@ -64,9 +64,9 @@ extension AvatarCommand {
     }
 
     /// Reads a points file for a `width` x `height` picture; a bad one is a usage error naming the file.
-    static func readCharacterPoints(_ path: String, width: Int, height: Int) throws -> CharacterSourcePoints {
+    static func readCharacterPoints(_ path: String, width: Int, height: Int) throws -> CharacterPoints {
         do {
-            return try CharacterSourcePoints.decode(readSmallFile(path), width: width, height: height)
+            return try CharacterPoints.decode(readSmallFile(path), width: width, height: height)
         } catch let error as AvatarFileError {
             throw CLIError("\(path): \(error.reason)", status: ExitStatus.usage)
         }
@@ -74,7 +74,7 @@ extension AvatarCommand {
 
     /// The character avatar of a decoded picture and its points (what is written, and what the rig editor's
     /// preview draws); a picture or points that make none throw the builder's reason, naming `picture`.
-    static func makeCharacter(image: ImageBuffer, picture: String, points: CharacterSourcePoints,
+    static func makeCharacter(image: ImageBuffer, picture: String, points: CharacterPoints,
                               backdrop: CharacterAvatarBuilder.Backdrop, name: String?,
                               size: (width: Int, height: Int)?, seed: UInt64) throws(CLIError) -> Avatar {
         do {
@@ -89,7 +89,7 @@ extension AvatarCommand {
 
     /// Writes a character avatar made from `points` to `output` (atomically: an older file stays whole until the
     /// new one replaces it), reads it back and prints what was written.
-    static func writeCharacter(_ avatar: Avatar, points: CharacterSourcePoints, output: String,
+    static func writeCharacter(_ avatar: Avatar, points: CharacterPoints, output: String,
                                info: [String: String]) throws {
         try AvatarFile.write(avatar, info: info, to: output)
         let check = try AvatarFile.read(path: output)  // what was written must read back

@@ -30,7 +30,7 @@ extension CharacterPointProposal {
         let gap = length(p[14] - p[13])
         let outline = (0..<16).map { p[Self.faceOval[$0 * Self.faceOval.count / 16]] }
         func inside(_ q: SIMD2<Float>) -> SIMD2<Float> { clamped(q, width: width, height: height) }
-        let points = CharacterSourcePoints(
+        let points = CharacterPoints(
             leftEye: inside(leftEye), rightEye: inside(rightEye),
             leftEyeRadius: radius > 0.5 ? radius : nil, rightEyeRadius: radius > 0.5 ? radius : nil,
             mouthLeft: inside(mouthLeft), mouthRight: inside(mouthRight), mouthCenter: inside((p[13] + p[14]) / 2),

@@ -1,7 +1,7 @@
 import Glibc
 
-/// The PNG frames `render --frames DIR` writes: each appears whole (written under a hidden name, then
-/// renamed), and `remove()` takes back every file written, and the directory if this run created it.
+/// The PNG frames `render --frames DIR` writes: each appears whole (`PNGWriter` writes through the runtime's
+/// atomic writer), and `remove()` takes back every file written, and the directory if this run created it.
 final class FrameFiles {
     let directory: String
     private let createdDirectory: Bool
@@ -34,18 +34,7 @@ final class FrameFiles {
     /// Writes the image `name` (a file name in the directory).
     func write(name: String, bgr: UnsafeRawBufferPointer, width: Int, height: Int) throws(CLIError) {
         let final = "\(directory)/\(name)"
-        let partial = "\(directory)/.frame.partial-\(getpid()).png"
-        do throws(CLIError) {
-            try PNGWriter.write(path: partial, bgr: bgr, width: width, height: height)
-        } catch {
-            unlink(partial)
-            throw error
-        }
-        guard rename(partial, final) == 0 else {
-            let code = errno
-            unlink(partial)
-            throw CLIError("cannot write '\(final)': \(String(cString: strerror(code)))")
-        }
+        try PNGWriter.write(path: final, bgr: bgr, width: width, height: height)
         written.append(final)
     }
 

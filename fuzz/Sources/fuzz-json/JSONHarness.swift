@@ -30,7 +30,7 @@ enum JSONHarness {
         _ = try? CharacterRig.decode(bytes)
         _ = try? FaceLandmarks.parseJSON(bytes, width: 512, height: 600)
         _ = try? FaceMesh.parseJSON(bytes, width: 512, height: 600)
-        _ = try? CharacterSourcePoints.decode(bytes, width: 416, height: 720)
+        _ = try? CharacterPoints.decode(bytes, width: 416, height: 720)
     }
 }
 

@@ -43,7 +43,7 @@ enum RigCommand {
         let image = try ImageDecoder.decode(path: options.picture, maxPixels: ImageDecoder.maxCharacterPixels)
         AvatarCommand.reportOrientation(of: image)
         let backdrop = try AvatarCommand.characterBackdrop(options.background)
-        var start: CharacterSourcePoints, note: String
+        var start: CharacterPoints, note: String
         do {
             let found = try CharacterPointProposal.propose(bgr: image.bgr, alpha: image.alpha, width: image.width,
                                                            height: image.height)
@@ -88,9 +88,9 @@ enum RigCommand {
 
     /// Where the editor starts without a proposal: eyes at 35% and 65% of the width and 40% of the height,
     /// mouth corners at 42% and 58% of the width and 65% of the height, its centre between them, drawn closed.
-    static func defaultPoints(width: Int, height: Int) -> CharacterSourcePoints {
+    static func defaultPoints(width: Int, height: Int) -> CharacterPoints {
         let w = Float(width), h = Float(height)
-        return CharacterSourcePoints(
+        return CharacterPoints(
             leftEye: SIMD2(0.35 * w, 0.4 * h), rightEye: SIMD2(0.65 * w, 0.4 * h),
             mouthLeft: SIMD2(0.42 * w, 0.65 * h), mouthRight: SIMD2(0.58 * w, 0.65 * h),
             mouthCenter: SIMD2(0.5 * w, 0.65 * h), mouth: .closed)

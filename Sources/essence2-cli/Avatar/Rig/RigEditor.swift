@@ -10,16 +10,16 @@ final class RigEditor {
     let image: ImageBuffer
     let backdrop: CharacterAvatarBuilder.Backdrop
     /// The points the page starts from, and what it says about them.
-    let start: CharacterSourcePoints
+    let start: CharacterPoints
     let note: String
     /// Set by a save; the command stops serving then unless `--keep`.
     private(set) var saves = 0
     private var pictureFile: [UInt8]?
     /// The last avatar built, and the points it was built from.
-    private var built: (points: CharacterSourcePoints, avatar: Avatar)?
+    private var built: (points: CharacterPoints, avatar: Avatar)?
 
     init(options: RigOptions, image: ImageBuffer, backdrop: CharacterAvatarBuilder.Backdrop,
-         start: CharacterSourcePoints, note: String) {
+         start: CharacterPoints, note: String) {
         self.options = options
         self.image = image
         self.backdrop = backdrop
@@ -89,10 +89,10 @@ final class RigEditor {
     }
 
     /// The points of a request's body (a points file's object); 400 with the reason when they are not.
-    private func points(_ body: [UInt8]) throws(RigHTTPResponse) -> CharacterSourcePoints {
+    private func points(_ body: [UInt8]) throws(RigHTTPResponse) -> CharacterPoints {
         guard !body.isEmpty else { throw .text(400, "bad request: no body (send the points as JSON)") }
         do {
-            return try CharacterSourcePoints.decode(body, width: image.width, height: image.height)
+            return try CharacterPoints.decode(body, width: image.width, height: image.height)
         } catch {
             throw .text(400, "bad request: \(error.reason)")
         }
@@ -100,7 +100,7 @@ final class RigEditor {
 
     /// The avatar `points` make; the last one is kept, as the page asks for its previews, its measurements and
     /// its save with the same points one after the other (the build is deterministic).
-    private func avatar(_ points: CharacterSourcePoints) throws(RigHTTPResponse) -> Avatar {
+    private func avatar(_ points: CharacterPoints) throws(RigHTTPResponse) -> Avatar {
         if let built, built.points == points { return built.avatar }
         do {
             let made = try AvatarCommand.makeCharacter(image: image, picture: options.picture, points: points, backdrop: backdrop,

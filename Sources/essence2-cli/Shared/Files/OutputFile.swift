@@ -4,23 +4,34 @@ import Glibc
 final class OutputFile {
     let path: String
     private(set) var descriptor: Int32
+    /// Whether this closes the descriptor (false: its owner does, as `AtomicOutput`'s `AtomicFile`).
+    private let owns: Bool
 
     /// Creates (or truncates) `path`.
     init(creating path: String) throws(CLIError) {
         self.path = path
+        owns = true
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if descriptor < 0 {
             throw CLIError("cannot create '\(path)': \(String(cString: strerror(errno)))")
         }
     }
 
-    /// Wraps an already open descriptor (for example a pipe); `name` is used in messages.
+    /// Wraps an already open descriptor (for example a pipe), which this closes; `name` is used in messages.
     init(descriptor: Int32, name: String) {
         path = name
         self.descriptor = descriptor
+        owns = true
     }
 
-    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+    /// Writes through a descriptor that its owner closes; `name` is used in messages.
+    init(borrowing descriptor: Int32, name: String) {
+        path = name
+        self.descriptor = descriptor
+        owns = false
+    }
+
+    deinit { if owns, descriptor >= 0 { Glibc.close(descriptor) } }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(CLIError) {
         guard var cursor = bytes.baseAddress else { return }
@@ -49,9 +60,9 @@ final class OutputFile {
         }
     }
 
-    /// Closes the descriptor; a failing close (a full disk can show up only here) is an error.
+    /// Closes the descriptor (when this owns it); a failing close (a full disk can show up only here) is an error.
     func close() throws(CLIError) {
-        guard descriptor >= 0 else { return }
+        guard owns, descriptor >= 0 else { return }
         let status = Glibc.close(descriptor)
         descriptor = -1
         if status != 0 {

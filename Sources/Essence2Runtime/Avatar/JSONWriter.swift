@@ -1,4 +1,3 @@
-import Essence2Runtime
 
 /// Writes `JSONValue`s as UTF-8 JSON text, indented two spaces a level; arrays of scalars stay on one line.
 package enum JSONWriter {
