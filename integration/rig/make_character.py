@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Draws the rig tests' character: a plush bear's head on a transparent 240x240 PNG (round head, ears, two
-button eyes, a muzzle with a nose and a closed smile), and, with --points FILE, the points file that fits it.
-Python's standard library only (zlib, struct).
+button eyes, a muzzle with a nose and a closed smile), and, with --points FILE, the points file that fits it;
+with --pair, two bears on one transparent PAIR_W x PAIR_H picture: the bear as it is and one at half its size
+(`PAIR_OFFSETS`, `PAIR_SCALES`). Python's standard library only (zlib, struct).
 
-    python3 integration/rig/make_character.py OUT.png [--points OUT.points.json]
+    python3 integration/rig/make_character.py OUT.png [--points OUT.points.json | --pair]
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ W = H = 240
 EYES = ((90.0, 105.0), (150.0, 105.0))
 EYE_RADIUS = 9.0
 MOUTH = {"left": (103.0, 168.0), "right": (137.0, 168.0), "center": (120.0, 173.0)}
+PAIR_W, PAIR_H = 520, 300
+PAIR_OFFSETS = ((20, 30), (330, 100))
+PAIR_SCALES = (1, 2)  # each bear's pixels are this many of the drawing's, across and down
 
 
 def draw() -> list[list[tuple[int, int, int, int]]]:
@@ -58,7 +62,26 @@ def draw() -> list[list[tuple[int, int, int, int]]]:
     return px
 
 
+def pair(px: list[list[tuple[int, int, int, int]]]) -> list[list[tuple[int, int, int, int]]]:
+    """The bear at each of PAIR_OFFSETS, shrunk by PAIR_SCALES (mean of each square of pixels), on a transparent
+    PAIR_W x PAIR_H picture."""
+    out = [[(0, 0, 0, 0)] * PAIR_W for _ in range(PAIR_H)]
+    for (ox, oy), k in zip(PAIR_OFFSETS, PAIR_SCALES):
+        for y in range(H // k):
+            for x in range(W // k):
+                block = [px[y * k + j][x * k + i] for j in range(k) for i in range(k)]
+                out[oy + y][ox + x] = tuple(int(round(sum(p[c] for p in block) / len(block))) for c in range(4))
+    return out
+
+
+def pair_eyes(index: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The eye centres of the pair's bear `index` in the pair picture's pixels."""
+    (ox, oy), k = PAIR_OFFSETS[index], PAIR_SCALES[index]
+    return tuple((ox + x / k, oy + y / k) for x, y in EYES)  # type: ignore[return-value]
+
+
 def png(px: list[list[tuple[int, int, int, int]]]) -> bytes:
+    W, H = len(px[0]), len(px)
     raw = b"".join(b"\0" + bytes(c for p in row for c in p) for row in px)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -75,11 +98,11 @@ def points() -> dict:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) not in (1, 3) or (len(argv) == 3 and argv[1] != "--points"):
+    if len(argv) not in (1, 2, 3) or (len(argv) == 3 and argv[1] != "--points") or (len(argv) == 2 and argv[1] != "--pair"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     with open(argv[0], "wb") as f:
-        f.write(png(draw()))
+        f.write(png(pair(draw()) if len(argv) == 2 else draw()))
     if len(argv) == 3:
         with open(argv[2], "w") as f:
             json.dump(points(), f)

@@ -3,7 +3,8 @@ proposed points over the picture, a point dragged with the mouse and one with a 
 radius set, the mouth set to "open" and the previews (rest, blink, mouth open) refreshed, Save writes X.imx and
 X.points.json that hold the drag, and the editor exits 0. The fast path: one click on Accept saves the proposal as it
 is; a dropped eye snaps onto the drawn eye; three clicks (the eyes, then the mouth) place a whole rig, measured
-(the eyes' extents, the rest face) under the previews.
+(the eyes' extents, the rest face) under the previews. A picture with two faces: both are offered, the finder's
+answer first, and choosing the other one starts from its points.
 
     build/venv-python/bin/python -m pytest -q integration/rig/test_page.py   (make test-rig)
 
@@ -58,12 +59,10 @@ def picture(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def editor(picture: Path, tmp_path: Path):
-    """The editor on any free port: (process, printed address, output path)."""
+def start_editor(picture: Path, output: Path):
+    """The editor on `picture` on any free port: (process, printed address, output path, its stdout lines)."""
     if not CLI.exists():
         pytest.fail(f"{CLI} is missing: run make build")
-    output = tmp_path / "bear.imx"
     proc = subprocess.Popen([str(CLI), "avatar", "rig", str(picture), "-o", str(output), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
@@ -75,7 +74,7 @@ def editor(picture: Path, tmp_path: Path):
 
     threading.Thread(target=read, daemon=True).start()
     try:
-        first = lines.get(timeout=30)
+        first = lines.get(timeout=60)
     except queue.Empty:
         proc.kill()
         pytest.fail("the editor printed no address")
@@ -83,7 +82,28 @@ def editor(picture: Path, tmp_path: Path):
     if not found or found.group(1) == "0":
         proc.kill()
         pytest.fail(f"no http://127.0.0.1:PORT/?token=TOKEN in {first!r}")
-    yield proc, found.group(0).strip(), output, lines
+    return proc, found.group(0).strip(), output, lines
+
+
+@pytest.fixture
+def editor(picture: Path, tmp_path: Path):
+    """The editor on the bear: (process, printed address, output path, its stdout lines)."""
+    started = start_editor(picture, tmp_path / "bear.imx")
+    yield started
+    proc = started[0]
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(10)
+
+
+@pytest.fixture
+def pair_editor(tmp_path: Path):
+    """The editor on two bears in one picture (make_character.py --pair), saving bear.imx."""
+    picture = tmp_path / "pair.png"
+    subprocess.run([sys.executable, str(HERE / "make_character.py"), str(picture), "--pair"], check=True)
+    started = start_editor(picture, tmp_path / "bear.imx")
+    yield started
+    proc = started[0]
     if proc.poll() is None:
         proc.kill()
     proc.wait(10)
@@ -292,3 +312,32 @@ def test_three_clicks_place_a_rig(editor, browser, tmp_path: Path):
     browser.find_element(By.ID, "accept").click()
     saved = saved_points(proc, browser, tmp_path)
     assert saved["left_eye"] == p["left_eye"] and saved["mouth_center"] == p["mouth_center"]
+
+
+def test_two_faces_are_offered_and_the_other_one_chosen(pair_editor, browser, tmp_path: Path):
+    from selenium.webdriver.common.by import By
+    from make_character import pair_eyes
+
+    proc, url, _, _ = pair_editor
+    ready(browser, url)
+    faces = browser.execute_script("return rig.faces")
+    assert len(faces) == 2, faces
+    assert not browser.find_element(By.ID, "faces").get_attribute("hidden")
+    # The finder's answer first: the page starts on it.
+    start = browser.execute_script("return JSON.parse(rig.body())")
+    assert start["left_eye"] == faces[0]["left_eye"]
+    # One face on each bear.
+    on = [min((0, 1), key=lambda i: abs(f["left_eye"][0] - pair_eyes(i)[0][0])) for f in faces]
+    assert sorted(on) == [0, 1], (faces, on)
+    other = 1
+    browser.find_element(By.ID, "face-2").click()
+    wait_for(browser, "return rig.face === 1 && rig.previewed === rig.body() && rig.looked === rig.body()",
+             "the previews of the second face")
+    chosen = browser.execute_script("return JSON.parse(rig.body())")
+    eyes = pair_eyes(on[other])
+    tolerance = 0.25 * (eyes[1][0] - eyes[0][0])
+    assert near(chosen["left_eye"], eyes[0], tolerance) and near(chosen["right_eye"], eyes[1], tolerance), (chosen, eyes)
+    assert "chosen" in browser.find_element(By.ID, "face-2").get_attribute("class")
+    browser.find_element(By.ID, "accept").click()
+    saved = saved_points(proc, browser, tmp_path)
+    assert saved["left_eye"] == chosen["left_eye"] and saved["right_eye"] == chosen["right_eye"]

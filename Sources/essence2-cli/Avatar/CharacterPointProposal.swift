@@ -9,16 +9,25 @@ struct CharacterPointProposal {
     var confidence: Float
     /// Which finder gave the points, for the avatar's info and the rig editor's note.
     var finder = "essence2's character point finder"
+    /// Further faces in the picture (`CharacterPointFinder.faces`), largest first; empty unless asked for.
+    var otherFaces: [CharacterPoints] = []
     var confidenceText: String { String(Double((confidence * 100).rounded()) / 100) }
 
     /// Runs `CharacterPointFinder` (the trained network, embedded in the command): its points, and a doubt when its
     /// confidence is under `CharacterPointFinder.lowConfidence`. When it is not sure and the picture holds one
     /// human-like face that Face Mesh is sure of (a clown, a caricature: `faceMesh`), Face Mesh's points instead.
-    static func propose(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPointProposal {
-        let network = try networkProposal(bgr: bgr, alpha: alpha, width: width, height: height)
+    /// With `otherFaces`, the further faces the picture holds too (the rig editor offers them).
+    static func propose(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int, otherFaces: Bool = false) throws
+        -> CharacterPointProposal {
+        var network = try networkProposal(bgr: bgr, alpha: alpha, width: width, height: height, otherFaces: otherFaces)
         guard network.doubt != nil, let mesh = faceMesh(bgr: bgr, width: width, height: height),
               mesh.confidence >= CharacterPointFinder.lowConfidence else { return network }
-        return mesh
+        var chosen = mesh
+        if otherFaces {  // the network's own answer becomes one of the faces offered
+            network.otherFaces.insert(network.points, at: 0)
+            chosen.otherFaces = network.otherFaces
+        }
+        return chosen
     }
 
     /// `p` inside a `width` x `height` picture (a non-finite coordinate becomes 0).
@@ -26,15 +35,33 @@ struct CharacterPointProposal {
         SIMD2(min(max(p.x.isFinite ? p.x : 0, 0), Float(width)), min(max(p.y.isFinite ? p.y : 0, 0), Float(height)))
     }
 
-    /// The trained network's proposal alone.
-    static func networkProposal(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int) throws -> CharacterPointProposal {
-        let finding: CharacterFinding
+    /// The trained network's proposal alone (with `otherFaces`, the further faces it finds too).
+    static func networkProposal(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int, otherFaces: Bool = false) throws
+        -> CharacterPointProposal {
+        let findings: [CharacterFinding]
         do {
-            finding = try CharacterPointFinder.find(bgr: bgr, alpha: alpha, width: width, height: height)
+            findings = otherFaces
+                ? try CharacterPointFinder.faces(bgr: bgr, alpha: alpha, width: width, height: height)
+                : [try CharacterPointFinder.find(bgr: bgr, alpha: alpha, width: width, height: height)]
         } catch {
             throw CLIError("the character point finder could not read the picture (\(error)); give the points with "
                 + "--points FILE.json or place them in the rig editor: essence2 avatar rig PICTURE")
         }
+        let finding = findings[0]
+        let confidence = finding.confidence.isFinite ? finding.confidence : 0
+        let doubt = confidence < CharacterPointFinder.lowConfidence
+            ? "confidence \(String(Double((confidence * 100).rounded()) / 100)), under \(CharacterPointFinder.lowConfidence)" : nil
+        var proposal = CharacterPointProposal(
+            points: usable(finding, bgr: bgr, alpha: alpha, width: width, height: height), doubt: doubt,
+            confidence: confidence)
+        proposal.otherFaces = findings.dropFirst().map { usable($0, bgr: bgr, alpha: alpha, width: width, height: height) }
+        return proposal
+    }
+
+    /// A finding's points made usable for a build: inside the picture, eyes and mouth corners at least 2 pixels
+    /// apart, radii only where measured, and a found open mouth confirmed in the picture.
+    private static func usable(_ finding: CharacterFinding, bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int)
+        -> CharacterPoints {
         let found = finding.points
         func inside(_ p: SIMD2<Float>) -> SIMD2<Float> { clamped(p, width: width, height: height) }
         var left = inside(found.leftEye), right = inside(found.rightEye)
@@ -52,9 +79,6 @@ struct CharacterPointProposal {
         // A found open mouth must show an opening in the picture (a filled closed mouth reads as open).
         points.mouth = CharacterAvatarBuilder.confirmedMouth(points, runnerUp: finding.mouthRunnerUp, bgr: bgr, alpha: alpha,
                                                              width: width, height: height)
-        let confidence = finding.confidence.isFinite ? finding.confidence : 0
-        let doubt = confidence < CharacterPointFinder.lowConfidence
-            ? "confidence \(String(Double((confidence * 100).rounded()) / 100)), under \(CharacterPointFinder.lowConfidence)" : nil
-        return CharacterPointProposal(points: points, doubt: doubt, confidence: confidence)
+        return points
     }
 }

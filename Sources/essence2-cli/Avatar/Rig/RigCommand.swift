@@ -44,10 +44,12 @@ enum RigCommand {
         AvatarCommand.reportOrientation(of: image)
         let backdrop = try AvatarCommand.characterBackdrop(options.background)
         var start: CharacterPoints, note: String
+        var otherFaces: [CharacterPoints] = []
         do {
             let found = try CharacterPointProposal.propose(bgr: image.bgr, alpha: image.alpha, width: image.width,
-                                                           height: image.height)
+                                                           height: image.height, otherFaces: true)
             start = found.points
+            otherFaces = found.otherFaces
             note = found.doubt.map { "The point finder is not sure of these points (\($0)): check each one." }
                 ?? "The points were found by \(found.finder) (confidence \(found.confidenceText))."
         } catch {
@@ -69,7 +71,8 @@ enum RigCommand {
         let server = try RigHTTPServer(host: options.host, port: options.port)
         let token = try RigToken.make()
         let gate = RigGate(token: token, port: server.port, host: server.host)
-        let editor = RigEditor(options: options, image: image, backdrop: backdrop, start: start, note: note)
+        let editor = RigEditor(options: options, image: image, backdrop: backdrop, start: start, otherFaces: otherFaces,
+                               note: note)
         let shown = server.host == "0.0.0.0" ? "127.0.0.1" : server.host
         Interruption.catchSignals()
         print("essence2 avatar rig: open http://\(shown):\(server.port)/?token=\(token)")

@@ -11,6 +11,8 @@ final class RigEditor {
     let backdrop: CharacterAvatarBuilder.Backdrop
     /// The points the page starts from, and what it says about them.
     let start: CharacterPoints
+    /// Further faces the finder found in the picture, largest first (the page offers them beside `start`).
+    let otherFaces: [CharacterPoints]
     let note: String
     /// Set by a save; the command stops serving then unless `--keep`.
     private(set) var saves = 0
@@ -19,11 +21,12 @@ final class RigEditor {
     private var built: (points: CharacterPoints, avatar: Avatar)?
 
     init(options: RigOptions, image: ImageBuffer, backdrop: CharacterAvatarBuilder.Backdrop,
-         start: CharacterPoints, note: String) {
+         start: CharacterPoints, otherFaces: [CharacterPoints] = [], note: String) {
         self.options = options
         self.image = image
         self.backdrop = backdrop
         self.start = start
+        self.otherFaces = otherFaces
         self.note = note
     }
 
@@ -62,10 +65,12 @@ final class RigEditor {
         return .png(pictureFile!)
     }
 
-    /// The picture's size, the starting points, the note on them, and where a save writes.
+    /// The picture's size, the starting points, the faces offered (the starting points first, then any further
+    /// face found), the note on them, and where a save writes.
     private func state() -> RigHTTPResponse {
+        let faces = ([start] + otherFaces).map { String(decoding: $0.jsonBytes(), as: UTF8.self) }
         let text = "{\"width\":\(image.width),\"height\":\(image.height),\"points\":"
-            + String(decoding: start.jsonBytes(), as: UTF8.self)
+            + String(decoding: start.jsonBytes(), as: UTF8.self) + ",\"faces\":[" + faces.joined(separator: ",") + "]"
             + ",\"note\":\(string(note)),\"output\":\(string(options.output)),"
             + "\"points_output\":\(string(options.pointsOutput)),\"keep\":\(options.keep)}"
         return .json(Array(text.utf8))

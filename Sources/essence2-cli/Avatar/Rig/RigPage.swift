@@ -50,11 +50,14 @@ enum RigPage {
   #measured { margin: 4px 0 8px; color: #333; }
   #measured.error { color: #b00020; }
   #saved { min-height: 1.4em; }
+  #faces button { margin: 0 6px 8px 0; }
+  #faces button.chosen { font-weight: bold; border: 2px solid #1f7a3a; }
 </style>
 </head>
 <body>
 <h1>essence2 rig editor</h1>
 <p id="note">Loading…</p>
+<div id="faces" hidden></div>
 <button id="accept" type="button">Accept these points</button>
 <div id="main">
   <div>
@@ -105,7 +108,7 @@ enum RigPage {
   const $ = (id) => document.getElementById(id);
   const picture = $("picture"), svg = $("overlay"), preview = $("preview"), status = $("status");
   const rig = window.rig = { points: null, width: 0, height: 0, previews: 0, previewed: "", requested: "", saved: null,
-                             ended: false, snaps: 0, placing: null, placed: 0, look: null, looked: "" };
+                             ended: false, snaps: 0, placing: null, placed: 0, look: null, looked: "", face: 0 };
   let timer = null, dragging = null, unit = 1;
 
   async function call(path, body) {
@@ -370,6 +373,41 @@ enum RigPage {
       saved.textContent = "not saved: " + error.message;
     }
   }
+  // Points as the page keeps them: every optional key present (null when not given).
+  function adopt(points) {
+    rig.points = JSON.parse(JSON.stringify(points));
+    for (const key of ["left_eye_radius", "right_eye_radius", "left_brow", "right_brow", "mouth_opening"]) {
+      if (!(key in rig.points)) rig.points[key] = null;
+    }
+  }
+
+  // More than one face found: a button for each (the finder's answer first, then the others largest first);
+  // choosing one starts again from its points.
+  function offerFaces(faces) {
+    const row = $("faces");
+    rig.faces = faces;
+    if (faces.length < 2) return;
+    row.hidden = false;
+    row.textContent = `The picture holds ${faces.length} faces: `;
+    faces.forEach((face, i) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.id = `face-${i + 1}`;
+      button.textContent = i === 0 ? "face 1 (the finder's answer)" : `face ${i + 1}`;
+      if (i === 0) button.className = "chosen";
+      button.addEventListener("click", () => {
+        if (rig.ended) return;
+        adopt(face);
+        rig.face = i;
+        for (const other of row.querySelectorAll("button")) other.className = other === button ? "chosen" : "";
+        draw();
+        showControls();
+        changed();
+      });
+      row.appendChild(button);
+    });
+  }
+
   $("save").addEventListener("click", save);
   $("accept").addEventListener("click", save);
 
@@ -380,10 +418,8 @@ enum RigPage {
       const state = await (await call("/state")).json();
       rig.width = state.width;
       rig.height = state.height;
-      rig.points = state.points;
-      for (const key of ["left_eye_radius", "right_eye_radius", "left_brow", "right_brow", "mouth_opening"]) {
-        if (!(key in rig.points)) rig.points[key] = null;
-      }
+      adopt(state.points);
+      offerFaces(state.faces || []);
       $("note").textContent = state.note + ` Save writes ${state.output} and ${state.points_output}.`;
       svg.setAttribute("viewBox", `0 0 ${state.width} ${state.height}`);
       picture.addEventListener("load", () => { fit(); draw(); showControls(); changed(); }, { once: true });

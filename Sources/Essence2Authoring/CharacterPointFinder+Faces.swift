@@ -1,0 +1,67 @@
+import Essence2Runtime
+
+extension CharacterPointFinder {
+    /// Most faces `faces` offers.
+    package static let maxFaces = 3
+    /// A further face is offered when the network is at least this sure that it is one.
+    static let furtherFaceCharacter: Float = 0.5
+
+    /// Every character face in the picture, up to `limit` (a picture can hold a second face: a portrait on an
+    /// easel, a pair of mascots), instead of one answer that averages them: `find`'s answer first, then each
+    /// further face found with the ones before it cleared from the picture (made transparent over their heads'
+    /// boxes, grown by a quarter), taken when the network is sure it is a face (`furtherFaceCharacter`) and its
+    /// eyes lie outside every cleared box. The further faces are ordered largest first (their outlines' boxes).
+    /// Each run is a whole `find`, so this costs about as much again for each face looked for.
+    package static func faces(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int, limit: Int = maxFaces)
+        throws -> [CharacterFinding] {
+        let network = try CharacterNetwork.embedded.get()
+        let refiner = try CharacterNetwork.embeddedRefiner.get()
+        let first = try find(bgr: bgr, alpha: alpha, width: width, height: height, network: network, refiner: refiner)
+        var found = [first]
+        var cleared = alpha ?? [UInt8](repeating: 255, count: width * height)
+        var boxes: [PixelRect] = []
+        var last = first
+        while found.count < max(1, min(limit, maxFaces)) {
+            guard let box = clearingBox(last.outline, width: width, height: height) else { break }
+            boxes.append(box)
+            for y in box.y..<box.maxY {
+                for x in box.x..<box.maxX { cleared[y * width + x] = 0 }
+            }
+            let next = try find(bgr: bgr, alpha: cleared, width: width, height: height, network: network, refiner: refiner)
+            let eyesOutside = [next.leftEye, next.rightEye].allSatisfy { eye in
+                !boxes.contains { eye.x >= Float($0.x) && eye.x < Float($0.maxX) && eye.y >= Float($0.y) && eye.y < Float($0.maxY) }
+            }
+            guard next.character >= furtherFaceCharacter, eyesOutside else { break }
+            found.append(next)
+            last = next
+        }
+        let further = found.dropFirst().sorted { area($0.outline) > area($1.outline) }
+        return [first] + further
+    }
+
+    /// The box of an outline grown by a quarter of its size each way, inside the picture; nil when empty.
+    static func clearingBox(_ outline: [SIMD2<Float>], width: Int, height: Int) -> PixelRect? {
+        guard var lo = outline.first else { return nil }
+        var hi = lo
+        for p in outline where p.x.isFinite && p.y.isFinite {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        let grow = (hi - lo) * 0.25
+        let x0 = max(0, Int((lo.x - grow.x).rounded(.down))), y0 = max(0, Int((lo.y - grow.y).rounded(.down)))
+        let x1 = min(width, Int((hi.x + grow.x).rounded(.up))), y1 = min(height, Int((hi.y + grow.y).rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return nil }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The area of an outline's box.
+    private static func area(_ outline: [SIMD2<Float>]) -> Float {
+        guard var lo = outline.first else { return 0 }
+        var hi = lo
+        for p in outline {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        return (hi.x - lo.x) * (hi.y - lo.y)
+    }
+}
