@@ -12,18 +12,14 @@ package struct CharacterFinding: Sendable, Equatable {
     /// 0...1: how much to trust the points (CharacterPointFinder's documentation says how it is made). Below
     /// `CharacterPointFinder.lowConfidence` the caller should say so and point the user at the rig editor.
     package var confidence: Float
-    /// 0...1: the network's probability that the picture holds a character's face there (part of `confidence`).
-    package var character: Float
 
     package subscript<Value>(dynamicMember path: KeyPath<CharacterPoints, Value>) -> Value { points[keyPath: path] }
 
     /// A finding; a runner-up equal to the mouth (or nil) becomes the likeliest other state.
-    package init(points: CharacterPoints, mouthRunnerUp: CharacterPoints.MouthStyle? = nil, confidence: Float,
-                 character: Float = 1) {
+    package init(points: CharacterPoints, mouthRunnerUp: CharacterPoints.MouthStyle? = nil, confidence: Float) {
         self.points = points
         self.mouthRunnerUp = mouthRunnerUp.flatMap { $0 == points.mouth ? nil : $0 }
             ?? (points.mouth == .closed ? .absent : .closed)
         self.confidence = confidence
-        self.character = character
     }
 }

@@ -3,14 +3,12 @@ import Essence2Runtime
 extension CharacterPointFinder {
     /// Most faces `faces` offers.
     package static let maxFaces = 3
-    /// A further face is offered when the network is at least this sure that it is one.
-    static let furtherFaceCharacter: Float = 0.5
 
     /// Every character face in the picture, up to `limit` (a picture can hold a second face: a portrait on an
     /// easel, a pair of mascots), instead of one answer that averages them: `find`'s answer first, then each
     /// further face found with the ones before it cleared from the picture (made transparent over their heads'
-    /// boxes, grown by a quarter), taken when the network is sure it is a face (`furtherFaceCharacter`) and its
-    /// eyes lie outside every cleared box. The further faces are ordered largest first (their outlines' boxes).
+    /// boxes, grown by a quarter), taken when the finder is sure of it (its confidence at least `lowConfidence`:
+    /// a face, and the same points every way it looks) and its eyes lie outside every cleared box. The further faces are ordered largest first (their outlines' boxes).
     /// Each run is a whole `find`, so this costs about as much again for each face looked for.
     package static func faces(bgr: [UInt8], alpha: [UInt8]?, width: Int, height: Int, limit: Int = maxFaces)
         throws -> [CharacterFinding] {
@@ -31,7 +29,7 @@ extension CharacterPointFinder {
             let eyesOutside = [next.leftEye, next.rightEye].allSatisfy { eye in
                 !boxes.contains { eye.x >= Float($0.x) && eye.x < Float($0.maxX) && eye.y >= Float($0.y) && eye.y < Float($0.maxY) }
             }
-            guard next.character >= furtherFaceCharacter, eyesOutside else { break }
+            guard next.confidence >= lowConfidence, eyesOutside else { break }
             found.append(next)
             last = next
         }

@@ -249,8 +249,7 @@ package enum CharacterPointFinder {
                                         mouthCenter: points[4], leftBrow: brows ? points[5] : nil,
                                         rightBrow: brows ? points[6] : nil, mouth: states[best], outline: outline)
             return CharacterFinding(points: found, mouthRunnerUp: states[second],
-                                    confidence: max(0, min(1, confidence.isFinite ? confidence : 0)),
-                                    character: character.isFinite ? character : 0)
+                                    confidence: max(0, min(1, confidence.isFinite ? confidence : 0)))
         }
     }
 }
