@@ -85,15 +85,18 @@ def start_editor(picture: Path, output: Path):
     return proc, found.group(0).strip(), output, lines
 
 
+def stop(proc) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(10)
+
+
 @pytest.fixture
 def editor(picture: Path, tmp_path: Path):
     """The editor on the bear: (process, printed address, output path, its stdout lines)."""
     started = start_editor(picture, tmp_path / "bear.imx")
     yield started
-    proc = started[0]
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait(10)
+    stop(started[0])
 
 
 @pytest.fixture
@@ -103,10 +106,7 @@ def pair_editor(tmp_path: Path):
     subprocess.run([sys.executable, str(HERE / "make_character.py"), str(picture), "--pair"], check=True)
     started = start_editor(picture, tmp_path / "bear.imx")
     yield started
-    proc = started[0]
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait(10)
+    stop(started[0])
 
 
 @pytest.fixture

@@ -69,18 +69,25 @@ package final class AtomicFile {
     /// Writes all of `bytes` (partial writes and `EINTR` retried).
     package func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
         guard descriptor >= 0 else { throw Failure(code: EBADF) }
-        guard var cursor = bytes.baseAddress else { return }
+        if let code = Self.writeAll(bytes, to: descriptor) { throw Failure(code: code) }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, partial writes and `EINTR` retried: nil when done, else the `errno`
+    /// (`ENOSPC` when the file takes no more). The command's own output files write through it too.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        guard var cursor = bytes.baseAddress else { return nil }
         var left = bytes.count
         while left > 0 {
             let written = Glibc.write(descriptor, cursor, left)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw Failure(code: errno)
+                return errno
             }
-            if written == 0 { throw Failure(code: ENOSPC) }
+            if written == 0 { return ENOSPC }
             cursor += written
             left -= written
         }
+        return nil
     }
 
     /// Syncs the file and gives it its name: replacing an existing file in one step, or with `replacing: false`

@@ -1,3 +1,4 @@
+import Essence2Runtime
 import Glibc
 
 /// A file descriptor written with full writes (partial writes and EINTR retried); errors carry the path.
@@ -34,16 +35,8 @@ final class OutputFile {
     deinit { if owns, descriptor >= 0 { Glibc.close(descriptor) } }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(CLIError) {
-        guard var cursor = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let written = Glibc.write(descriptor, cursor, left)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw CLIError("cannot write '\(path)': \(String(cString: strerror(errno)))")
-            }
-            cursor += written
-            left -= written
+        if let code = AtomicFile.writeAll(bytes, to: descriptor) {
+            throw CLIError("cannot write '\(path)': \(String(cString: strerror(code)))")
         }
     }
 
