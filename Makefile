@@ -30,7 +30,7 @@ DEB_PKGS := libsndfile1-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg lib
             ca-certificates $(GST_PKGS)
 EXAMPLES := $(OUT)/minimal_loop $(OUT)/expression2_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
-SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2ls') Package.swift
+SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2nw') Package.swift
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1 \
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \

@@ -38,9 +38,9 @@ let package = Package(
         .executable(name: "essence2-cli", targets: ["essence2-cli"]),
     ],
     targets: [
-        .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2ls"]),
+        .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2nw"]),
         // The character point finder's weights (tools/character), embedded as bytes (C, #embed).
-        .target(name: "CCharacterWeights", exclude: ["character_weights.e2cp", "character_refine.e2cp"]),
+        .target(name: "CCharacterWeights", exclude: ["character_weights.e2nw", "character_refine.e2nw"]),
         // The engine, the renderer, the audio core and the .imx reader: no network code (FrameGate is its door).
         .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights"]),
         // Sessions and metering, avatar downloads and credentials (docs/sessions.md), behind the runtime's

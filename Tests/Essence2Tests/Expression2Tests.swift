@@ -302,7 +302,7 @@ import Essence2Kit
         #expect(entries.count == 1)
         let staged = staging + "/" + entries[0]
         #expect(access(staged + "/avatar.imx", R_OK) == 0)
-        #expect(access(staged + "/engine/lipsync.e2ls", R_OK) == 0)
+        #expect(access(staged + "/engine/lipsync.e2nw", R_OK) == 0)
         #expect(access(staged + "/engine/source", R_OK) == 0)
 
         // A later start with the same container takes the staged weights: even with the container made

@@ -6,9 +6,9 @@ struct TFLitePoolLayer: Sendable {
     var output: Int
     var batch: Int
     var channels: Int
-    var rows: TFLiteWindow
-    var columns: TFLiteWindow
-    var activation: TFLiteActivation
+    var rows: NeuralWindow
+    var columns: NeuralWindow
+    var activation: NeuralActivation
 
     func run(_ arena: UnsafeMutablePointer<Float>) {
         let c = channels, blocks = (c + 7) / 8
@@ -27,10 +27,10 @@ struct TFLitePoolLayer: Sendable {
                         for ky in rowTaps {
                             let row = source + (y0 + ky * rows.dilation) * width * c + block * 8
                             for kx in colTaps {
-                                acc = TFLiteSIMD.max(acc, TFLiteSIMD.load(row + (x0 + kx * columns.dilation) * c))
+                                acc = NeuralSIMD.max(acc, NeuralSIMD.load(row + (x0 + kx * columns.dilation) * c))
                             }
                         }
-                        TFLiteSIMD.store(activation.apply(acc), dst + block * 8, lanes: Swift.min(8, c - block * 8))
+                        NeuralSIMD.store(activation.apply(acc), dst + block * 8, lanes: Swift.min(8, c - block * 8))
                     }
                     dst += c
                 }
