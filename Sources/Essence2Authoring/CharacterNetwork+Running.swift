@@ -48,20 +48,19 @@ extension CharacterNetwork {
 
     /// Channel-major planes (`channels x side x side`) as interleaved pixels (`side x side x channels`).
     static func interleaved(_ planes: [Float], channels: Int, side: Int) -> [Float] {
-        let pixels = side * side
-        var out = [Float](repeating: 0, count: planes.count)
-        for c in 0..<channels {
-            for p in 0..<pixels { out[p * channels + c] = planes[c * pixels + p] }
-        }
-        return out
+        transposed(planes, rows: channels, columns: side * side)
     }
 
     /// Interleaved pixels (`side x side x channels`) as channel-major planes.
     static func planar(_ pixels: [Float], channels: Int, side: Int) -> [Float] {
-        let count = side * side
-        var out = [Float](repeating: 0, count: pixels.count)
-        for p in 0..<count {
-            for c in 0..<channels { out[c * count + p] = pixels[p * channels + c] }
+        transposed(pixels, rows: side * side, columns: channels)
+    }
+
+    /// The `rows x columns` row-major matrix `m` transposed.
+    static func transposed(_ m: [Float], rows: Int, columns: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: m.count)
+        for r in 0..<rows {
+            for c in 0..<columns { out[c * rows + r] = m[r * columns + c] }
         }
         return out
     }

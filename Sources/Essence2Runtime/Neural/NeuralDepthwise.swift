@@ -64,25 +64,19 @@ package struct NeuralDepthwise: Sendable {
         let c = outChannels, cp = paddedChannels, blocks = cp / 8
         let width = columns.input
         var dst = output
-        for oy in 0..<rows.output {
-            let rowTaps = rows.taps(at: oy)
-            let y0 = oy * rows.stride - rows.padBefore
-            for ox in 0..<columns.output {
-                let colTaps = columns.taps(at: ox)
-                let x0 = ox * columns.stride - columns.padBefore
-                for block in 0..<blocks {
-                    var acc = NeuralSIMD.load(b + block * 8)
-                    for ky in rowTaps {
-                        let row = source + (y0 + ky * rows.dilation) * width * c + block * 8
-                        let wrow = w + ky * columns.kernel * cp + block * 8
-                        for kx in colTaps {
-                            acc += NeuralSIMD.load(row + (x0 + kx * columns.dilation) * c) * NeuralSIMD.load(wrow + kx * cp)
-                        }
+        NeuralWindow.forEachOutput(rows: rows, columns: columns) { y0, x0, rowTaps, colTaps in
+            for block in 0..<blocks {
+                var acc = NeuralSIMD.load(b + block * 8)
+                for ky in rowTaps {
+                    let row = source + (y0 + ky * rows.dilation) * width * c + block * 8
+                    let wrow = w + ky * columns.kernel * cp + block * 8
+                    for kx in colTaps {
+                        acc += NeuralSIMD.load(row + (x0 + kx * columns.dilation) * c) * NeuralSIMD.load(wrow + kx * cp)
                     }
-                    NeuralSIMD.store(activation.apply(acc), dst + block * 8, lanes: Swift.min(8, c - block * 8))
                 }
-                dst += c
+                NeuralSIMD.store(activation.apply(acc), dst + block * 8, lanes: Swift.min(8, c - block * 8))
             }
+            dst += c
         }
     }
 
@@ -93,25 +87,19 @@ package struct NeuralDepthwise: Sendable {
         let cin = inChannels, c = outChannels, cp = paddedChannels
         let width = columns.input
         var dst = output
-        for oy in 0..<rows.output {
-            let rowTaps = rows.taps(at: oy)
-            let y0 = oy * rows.stride - rows.padBefore
-            for ox in 0..<columns.output {
-                let colTaps = columns.taps(at: ox)
-                let x0 = ox * columns.stride - columns.padBefore
-                for oc in 0..<c {
-                    var acc = b[oc]
-                    let ic = oc / multiplier
-                    for ky in rowTaps {
-                        for kx in colTaps {
-                            let pixel = (y0 + ky * rows.dilation) * width + x0 + kx * columns.dilation
-                            acc += source[pixel * cin + ic] * w[(ky * columns.kernel + kx) * cp + oc]
-                        }
+        NeuralWindow.forEachOutput(rows: rows, columns: columns) { y0, x0, rowTaps, colTaps in
+            for oc in 0..<c {
+                var acc = b[oc]
+                let ic = oc / multiplier
+                for ky in rowTaps {
+                    for kx in colTaps {
+                        let pixel = (y0 + ky * rows.dilation) * width + x0 + kx * columns.dilation
+                        acc += source[pixel * cin + ic] * w[(ky * columns.kernel + kx) * cp + oc]
                     }
-                    dst[oc] = activation.apply(acc)
                 }
-                dst += c
+                dst[oc] = activation.apply(acc)
             }
+            dst += c
         }
     }
 }

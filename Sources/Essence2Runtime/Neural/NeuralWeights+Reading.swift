@@ -105,30 +105,25 @@ extension NeuralWeights {
         }
 
         /// `n` UInt32 words; the caller has checked that they are there.
-        mutating func words(_ n: Int) -> [UInt32] {
-            var out = [UInt32](repeating: 0, count: n)
-            bytes.withUnsafeBufferPointer { src in
-                var o = offset
-                for i in 0..<n {
-                    out[i] = UInt32(src[o]) | UInt32(src[o + 1]) << 8 | UInt32(src[o + 2]) << 16 | UInt32(src[o + 3]) << 24
-                    o += 4
-                }
-            }
-            offset += 4 * n
-            return out
-        }
+        mutating func words(_ n: Int) -> [UInt32] { values(n) }
 
         /// `n` UInt16 words; the caller has checked that they are there.
-        mutating func halves(_ n: Int) -> [UInt16] {
-            var out = [UInt16](repeating: 0, count: n)
+        mutating func halves(_ n: Int) -> [UInt16] { values(n) }
+
+        /// `n` little-endian unsigned integers of `T`'s size.
+        private mutating func values<T: FixedWidthInteger & UnsignedInteger>(_ n: Int) -> [T] {
+            let size = MemoryLayout<T>.size
+            var out = [T](repeating: 0, count: n)
             bytes.withUnsafeBufferPointer { src in
                 var o = offset
                 for i in 0..<n {
-                    out[i] = UInt16(src[o]) | UInt16(src[o + 1]) << 8
-                    o += 2
+                    var value: T = 0
+                    for k in 0..<size { value |= T(src[o + k]) << (8 * k) }
+                    out[i] = value
+                    o += size
                 }
             }
-            offset += 2 * n
+            offset += size * n
             return out
         }
     }
