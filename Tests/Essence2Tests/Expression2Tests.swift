@@ -324,6 +324,30 @@ import Essence2Kit
         }
     }
 
+    /// Engine containers and staging from before the E2NW weights format are refused saying what to do.
+    @Test func anEngineWithOldE2LSWeightsIsRefusedSayingWhatToDo() throws {
+        let staging = Expression2Tests.temporaryDirectory("old")
+        defer { _ = system("rm -rf '\(staging)'") }
+        let container = staging + "/old.engine"
+        let manifest = Array("{\"format\": \"essence2-engine\", \"version\": 1}".utf8)
+        let old = Array("E2LS".utf8) + [2, 0, 0, 0, 1, 0, 0, 0]
+        try BinaryFile.write(AvatarFile.encodeContainer(
+            [(AvatarFileFormat.Section.manifest, manifest), (EngineContainer.lipSyncSection, old)], width: 1, height: 1),
+            to: container)
+        #expect(throws: AvatarFileError.self) { try EngineContainer.read(path: container) }
+        do {
+            _ = try EngineContainer.read(path: container)
+        } catch {
+            #expect(error.kind == .version && error.description.contains("essence2 engine export"))
+        }
+        try BinaryFile.write(old, to: staging + "/lipsync.e2ls")
+        guard case .failure(let error) = EngineStaging.staged(in: staging) else {
+            Issue.record("an old staging directory was taken")
+            return
+        }
+        #expect(error.kind == .version && error.description.contains("older version"))
+    }
+
     @Test func aPhotorealAvatarOrAMissingOneIsRefused() throws {
         let staging = Expression2Tests.temporaryDirectory("refused")
         defer { _ = system("rm -rf '\(staging)'") }
