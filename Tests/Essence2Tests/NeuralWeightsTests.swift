@@ -1,4 +1,5 @@
 import Testing
+@testable import Essence2Authoring
 @testable import Essence2Runtime
 
 /// The E2NW weights container (`NeuralWeights`): round trips, and every kind of damage thrown, never trapped.
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func theShippedWeightsFilesRoundTrip() throws {
-        for bytes in [ShippedWeights.bytes] {
+        for bytes in [ShippedWeights.bytes, CharacterNetwork.embeddedBytes, CharacterNetwork.embeddedRefinerBytes] {
             #expect(try NeuralWeights(bytes: bytes).bytes == bytes)
         }
     }
@@ -59,6 +60,29 @@ import Testing
             #expect(throws: NeuralWeightsError.self, "prefix of \(end) bytes") { try NeuralWeights(bytes: Array(bytes[..<end])) }
         }
         #expect(throws: NeuralWeightsError.self) { try NeuralWeights(bytes: bytes + [0]) }
+    }
+
+    /// Every byte of a small file set to other values, and random bytes of the refiner's file flipped: each reads
+    /// or throws, none traps.
+    @Test func mutatedFilesReadOrThrow() {
+        let bytes = Self.sample.bytes
+        for i in bytes.indices {
+            for value: UInt8 in [0, 1, 0x7F, 0x80, 0xFF, bytes[i] ^ 0x40] {
+                var mutated = bytes
+                mutated[i] = value
+                _ = try? NeuralWeights(bytes: mutated)
+            }
+        }
+        let refiner = CharacterNetwork.embeddedRefinerBytes
+        var state: UInt64 = 99
+        for _ in 0..<200 {
+            var mutated = refiner
+            for _ in 0..<3 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                mutated[Int(state >> 33) % mutated.count] ^= UInt8(truncatingIfNeeded: state >> 17) | 1
+            }
+            _ = try? CharacterNetwork(bytes: mutated, outputs: CharacterNetwork.refinerOutputs)
+        }
     }
 
     @Test func craftedHeadersThrowBeforeAnyAllocation() {
