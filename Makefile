@@ -30,7 +30,7 @@ DEB_PKGS := libsndfile1-dev libjpeg62-turbo-dev libpng-dev pkg-config ffmpeg lib
             ca-certificates $(GST_PKGS)
 EXAMPLES := $(OUT)/minimal_loop $(OUT)/expression2_loop $(OUT)/render_file $(OUT)/plugin_host $(OUT)/live_player
 CTESTS   := $(OUT)/test_abi $(OUT)/test_abi_asan
-SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2ls') Package.swift
+SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.map' -o -name '*.modulemap' -o -name '*.h' -o -name '*.c' -o -name '*.e2nw') Package.swift
 
 LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libflite1 \
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
@@ -345,7 +345,7 @@ test-fuzz:
 
 # The lip-sync tools' pure parts, the real recordings' alignments and the other languages' phone maps
 # (tools/lipsync/tests), and the character point finder's (tools/character/tests: the scorer, the drawn data's
-# determinism for a seed, the E2CP weights format's round trip; no torch), in a virtual environment of their own
+# determinism for a seed, the E2NW weights format's round trip; no torch), in a virtual environment of their own
 # with numpy, scipy, pytest and Pillow (tools/character/requirements.txt's version) from PyPI; before them, the
 # records against the code (tools/check_architecture.py: docs/architecture.md's target table and Package.swift's
 # header comment name exactly Package.swift's targets and their dependencies) and no import cycles among tools/'s
@@ -538,7 +538,7 @@ $(OUT)/lipsync-asterisk/manifest.json: tools/lipsync/asterisk.py
 # The character point finder (tools/character/README.md): draws the training characters, trains the small heatmap
 # CNN (CPU, one thread, fixed seeds; ~13 min drawing and ~40 min training on a shared core) and the refinement
 # pass's (tools/character/refine.py: ~3 min drawing and ~9 min training on two threads), and writes
-# Sources/CCharacterWeights/character_weights.e2cp, character_refine.e2cp and the Swift test's fixtures.
+# Sources/CCharacterWeights/character_weights.e2nw, character_refine.e2nw and the Swift test's fixtures.
 CHARACTER_VENV := build/character-venv
 
 $(CHARACTER_VENV)/.ready: tools/character/requirements.txt

@@ -5,8 +5,8 @@ import PackageDescription
 // targets below agree):
 //   CEssence2Weights   the learned lip-sync model's weights, embedded as bytes (C, #embed)
 //   CCharacterWeights  the character point finder's two weights files (tools/character), embedded as bytes (C, #embed)
-//   Essence2Runtime    engine, pacing, audio analysis and lip sync, both renderers, .imx reader, the atomic file writer
-//                      (no network code)
+//   Essence2Runtime    engine, pacing, audio analysis and lip sync, the neural kernels and the E2NW weights reader,
+//                      both renderers, .imx reader, the atomic file writer (no network code)
 //   CCurlLoader        libcurl loaded at run time (dlopen) for the service client, its ABI declared here
 //   Essence2Service    sessions and metering, avatar downloads, credentials, behind the runtime's FrameGate
 //   Essence2           include/essence2.h and expression2.h as a C module (`import Essence2`; Essence2Kit
@@ -38,9 +38,9 @@ let package = Package(
         .executable(name: "essence2-cli", targets: ["essence2-cli"]),
     ],
     targets: [
-        .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2ls"]),
+        .target(name: "CEssence2Weights", exclude: ["lipsync_weights.e2nw"]),
         // The character point finder's weights (tools/character), embedded as bytes (C, #embed).
-        .target(name: "CCharacterWeights", exclude: ["character_weights.e2cp", "character_refine.e2cp"]),
+        .target(name: "CCharacterWeights", exclude: ["character_weights.e2nw", "character_refine.e2nw"]),
         // The engine, the renderer, the audio core and the .imx reader: no network code (FrameGate is its door).
         .target(name: "Essence2Runtime", dependencies: ["CEssence2Weights"]),
         // Sessions and metering, avatar downloads and credentials (docs/sessions.md), behind the runtime's

@@ -4,11 +4,11 @@
 #pragma clang diagnostic ignored "-Wc23-extensions"
 
 static const unsigned char weights[] = {
-#embed "lipsync_weights.e2ls"
+#embed "lipsync_weights.e2nw"
 };
 
 _Static_assert(sizeof weights == E2_LIPSYNC_WEIGHTS_SIZE,
-               "lipsync_weights.e2ls and lipsync_weights_info.h disagree: run tools/lipsync/export.py again");
+               "lipsync_weights.e2nw and lipsync_weights_info.h disagree: run tools/lipsync/export.py again");
 
 const unsigned char *e2_lipsync_weights(void) { return weights; }
 

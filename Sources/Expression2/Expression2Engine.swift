@@ -68,7 +68,7 @@ public final class Expression2Engine: Sendable {
 
     /// Opens an avatar already staged (or any character `.imx`): `modelPath` is a staging directory's avatar
     /// directory (holding `avatar.imx`) or an `.imx` file; `sharedEngineDir` a directory holding the staged
-    /// engine (`lipsync.e2ls`, or `engine/lipsync.e2ls`); nil uses the built-in models.
+    /// engine (`lipsync.e2nw`, or `engine/lipsync.e2nw`); nil uses the built-in models.
     /// - Throws: `Expression2LoadError`.
     public static func create(modelPath: URL, sharedEngineDir: URL? = nil, warmSpeech: [Float]? = nil) throws
         -> Expression2Engine

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Essence2Authoring
+@testable import Essence2Runtime
 
 /// Characters drawn by tools/character/draw.py (seed 999, never trained on; tools/character/make_fixtures.py):
 /// 128 x 128 raw RGBA bytes and their true points.
@@ -128,50 +129,65 @@ enum CharacterFixture {
         let good = try CharacterNetwork.embedded.get()
         #expect(good.layers.count > 2)
         #expect(throws: CharacterPointFinderError.self) { try CharacterNetwork(bytes: []) }
+        #expect(throws: CharacterPointFinderError.self) { try CharacterNetwork(bytes: Array("E2NWxxxx".utf8)) }
         #expect(throws: CharacterPointFinderError.self) { try CharacterNetwork(bytes: Array("E2CPxxxx".utf8)) }
-        var header: [UInt8] = Array("E2CP".utf8)
-        for v: UInt32 in [1, 96, 53, 1, 2, 4 * 96 * 96, 53, 0, 0] {
-            header += [UInt8(v & 255), UInt8(v >> 8 & 255), UInt8(v >> 16 & 255), UInt8(v >> 24)]
-        }
-        // A dense layer's shape that fits, but its weights are missing: truncated.
-        #expect(throws: CharacterPointFinderError.self) { try CharacterNetwork(bytes: header) }
-        // Huge counts are rejected before any allocation.
-        var huge = header
-        huge.replaceSubrange(16..<20, with: [255, 255, 255, 127])
+        // A dense layer's shape that fits, but its weights are missing.
+        let header: [(String, NeuralTensor)] = [
+            ("size", Self.int(96)), ("outputs", Self.int(53)), ("layers", Self.int(1)),
+            ("0.layer", NeuralTensor(shape: [5], ints: [2, 4 * 96 * 96, 53, 0, 0])),
+        ]
+        #expect(throws: CharacterPointFinderError.self) { try CharacterNetwork(bytes: Self.file(header)) }
+        // Huge extents are rejected before any allocation.
+        let zeros = NeuralTensor(shape: [53, 1], floats: [Float](repeating: 0, count: 53))
+        var huge = Self.file(header + [("0.weights", zeros)])
+        let extent = huge.count - 4 - 4  // the last tensor's second extent, before its 53 values
+        huge.replaceSubrange((extent - 53 * 4)..<(extent - 53 * 4 + 4), with: [255, 255, 255, 127])
         #expect(throws: CharacterPointFinderError.self) { try CharacterNetwork(bytes: huge) }
+        // The lip-sync model's file is another kind of network.
+        #expect(throws: CharacterPointFinderError.self) { try CharacterNetwork(bytes: ShippedWeights.bytes) }
     }
 
-    /// An E2CP file (tools/character/export.py's format) from its header values and layers.
-    private static func e2cp(version: UInt32, layers: [(header: [UInt32], floats: [Float], words: [UInt32])])
-        -> [UInt8] {
-        var bytes: [UInt8] = Array("E2CP".utf8)
-        func put(_ v: UInt32) { bytes += [UInt8(v & 255), UInt8(v >> 8 & 255), UInt8(v >> 16 & 255), UInt8(v >> 24)] }
-        for v in [version, 96, 53, UInt32(layers.count)] { put(v) }
-        for layer in layers {
-            layer.header.forEach(put)
-            layer.floats.forEach { put($0.bitPattern) }
-            layer.words.forEach(put)
+    static func int(_ value: Int32) -> NeuralTensor { NeuralTensor(shape: [], ints: [value]) }
+
+    /// A character network's weights file from its tensors.
+    static func file(_ tensors: [(String, NeuralTensor)], kind: String = CharacterNetwork.kind) -> [UInt8] {
+        NeuralWeights(kind: kind, tensors: tensors).bytes
+    }
+
+    /// A character network's weights file from its layers: header [kind, a, b, c, relu], float weights (then bias,
+    /// b values, split off) or the heads' order.
+    private static func network(layers: [(header: [Int32], floats: [Float], words: [Int32])]) -> [UInt8] {
+        var tensors: [(String, NeuralTensor)] = [("size", int(96)), ("outputs", int(53)), ("layers", int(Int32(layers.count)))]
+        for (i, layer) in layers.enumerated() {
+            tensors.append(("\(i).layer", NeuralTensor(shape: [5], ints: layer.header)))
+            let (a, b) = (Int(layer.header[1]), Int(layer.header[2]))
+            if layer.header[0] == 4 {
+                tensors.append(("\(i).order", NeuralTensor(shape: [layer.words.count], ints: layer.words)))
+            } else {
+                tensors.append(("\(i).weights", NeuralTensor(shape: [b, a, 3, 3], floats: Array(layer.floats.dropLast(b)))))
+                tensors.append(("\(i).bias", NeuralTensor(shape: [b], floats: Array(layer.floats.suffix(b)))))
+            }
         }
-        return bytes
+        return file(tensors)
     }
 
-    /// A version-2 network: a stride-2 convolution whose channel 0 copies the input's alpha (times 40), an
-    /// identity dilated convolution, and heatmap heads (23 heatmaps of 30 channels; outputs 0 and 1 swapped).
-    private static func headsNetwork(order: [UInt32], headsLast: Bool = true, version: UInt32 = 2) -> [UInt8] {
+    /// A network: a stride-2 convolution whose channel 0 copies the input's alpha (times 40), an identity dilated
+    /// convolution, and heatmap heads (23 heatmaps of 30 channels; outputs 0 and 1 swapped).
+    private static func headsNetwork(order: [Int32], headsLast: Bool = true) -> [UInt8] {
         var conv = [Float](repeating: 0, count: 30 * 4 * 9)
         conv[(0 * 4 + 3) * 9 + 4] = 40  // output channel 0, input channel 3 (alpha), the centre tap
         var identity = [Float](repeating: 0, count: 30 * 30 * 9)
         for c in 0..<30 { identity[(c * 30 + c) * 9 + 4] = 1 }
-        let convolution: (header: [UInt32], floats: [Float], words: [UInt32]) =
+        let convolution: (header: [Int32], floats: [Float], words: [Int32]) =
             ([1, 4, 30, 2, 0], conv + [Float](repeating: 0, count: 30), [])
-        let dilated: (header: [UInt32], floats: [Float], words: [UInt32]) =
+        let dilated: (header: [Int32], floats: [Float], words: [Int32]) =
             ([3, 30, 30, 2, 0], identity + [Float](repeating: 0, count: 30), [])
-        let heads: (header: [UInt32], floats: [Float], words: [UInt32]) = ([4, 30, 53, 23, 0], [], order)
-        return e2cp(version: version, layers: headsLast ? [convolution, dilated, heads] : [convolution, heads, dilated])
+        let heads: (header: [Int32], floats: [Float], words: [Int32]) = ([4, 30, 53, 23, 0], [], order)
+        return network(layers: headsLast ? [convolution, dilated, heads] : [convolution, heads, dilated])
     }
 
     @Test func heatmapHeadsGiveTheSoftArgmaxOfEachMapInTheFilesOrder() throws {
-        let order: [UInt32] = [1, 0] + (2..<53).map(UInt32.init)
+        let order: [Int32] = [1, 0] + (2..<53).map(Int32.init)
         let network = try CharacterNetwork(bytes: Self.headsNetwork(order: order))
         #expect(network.layers.map(\.kind) == [.convolution, .dilatedConvolution, .heads])
         // A single opaque pixel at (62, 30): after the stride-2 convolution, cell (31, 15) of the 48 x 48 map
@@ -189,8 +205,8 @@ enum CharacterFixture {
         #expect(out[46...].allSatisfy { abs($0) < 1e-6 })
     }
 
-    @Test func malformedHeatmapNetworksThrow() {
-        let order = (0..<53).map(UInt32.init)
+    @Test func malformedHeatmapNetworksThrow() throws {
+        let order = (0..<53).map(Int32.init)
         #expect(throws: CharacterPointFinderError.self) {  // not a permutation
             try CharacterNetwork(bytes: Self.headsNetwork(order: [0] + order.dropLast()))
         }
@@ -200,8 +216,9 @@ enum CharacterFixture {
         #expect(throws: CharacterPointFinderError.self) {  // a layer after the heads
             try CharacterNetwork(bytes: Self.headsNetwork(order: order, headsLast: false))
         }
-        #expect(throws: CharacterPointFinderError.self) {  // version 1 has no dilated convolutions or heads
-            try CharacterNetwork(bytes: Self.headsNetwork(order: order, version: 1))
+        let file = try NeuralWeights(bytes: Self.headsNetwork(order: order))
+        #expect(throws: CharacterPointFinderError.self) {  // another network kind
+            try CharacterNetwork(bytes: Self.file(file.names.map { ($0, file.tensors[$0]!) }, kind: "essence2-lipsync"))
         }
         var truncated = Self.headsNetwork(order: order)
         truncated.removeLast(3)

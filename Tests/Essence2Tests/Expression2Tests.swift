@@ -302,7 +302,7 @@ import Essence2Kit
         #expect(entries.count == 1)
         let staged = staging + "/" + entries[0]
         #expect(access(staged + "/avatar.imx", R_OK) == 0)
-        #expect(access(staged + "/engine/lipsync.e2ls", R_OK) == 0)
+        #expect(access(staged + "/engine/lipsync.e2nw", R_OK) == 0)
         #expect(access(staged + "/engine/source", R_OK) == 0)
 
         // A later start with the same container takes the staged weights: even with the container made
@@ -322,6 +322,30 @@ import Essence2Kit
             try Expression2Engine.create(avatarContainer: Self.squirrel, sharedEngineContainer: URL(fileURLWithPath: container),
                                          stagingDir: URL(fileURLWithPath: fresh))
         }
+    }
+
+    /// Engine containers and staging from before the E2NW weights format are refused saying what to do.
+    @Test func anEngineWithOldE2LSWeightsIsRefusedSayingWhatToDo() throws {
+        let staging = Expression2Tests.temporaryDirectory("old")
+        defer { _ = system("rm -rf '\(staging)'") }
+        let container = staging + "/old.engine"
+        let manifest = Array("{\"format\": \"essence2-engine\", \"version\": 1}".utf8)
+        let old = Array("E2LS".utf8) + [2, 0, 0, 0, 1, 0, 0, 0]
+        try BinaryFile.write(AvatarFile.encodeContainer(
+            [(AvatarFileFormat.Section.manifest, manifest), (EngineContainer.lipSyncSection, old)], width: 1, height: 1),
+            to: container)
+        #expect(throws: AvatarFileError.self) { try EngineContainer.read(path: container) }
+        do {
+            _ = try EngineContainer.read(path: container)
+        } catch {
+            #expect(error.kind == .version && error.description.contains("essence2 engine export"))
+        }
+        try BinaryFile.write(old, to: staging + "/lipsync.e2ls")
+        guard case .failure(let error) = EngineStaging.staged(in: staging) else {
+            Issue.record("an old staging directory was taken")
+            return
+        }
+        #expect(error.kind == .version && error.description.contains("older version"))
     }
 
     @Test func aPhotorealAvatarOrAMissingOneIsRefused() throws {

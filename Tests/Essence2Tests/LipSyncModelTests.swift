@@ -123,28 +123,45 @@ enum LipSyncModelFixture {
     #expect(ArticulationEnsemble(bytes: good) != nil)
     #expect(ArticulationEnsemble(bytes: Array(good.dropLast(2))) == nil)
     #expect(ArticulationEnsemble(bytes: good + [0, 0]) == nil)
-    func damaged(_ offset: Int, _ value: UInt8) -> [UInt8] {
-        var bytes = good
-        bytes[offset] = value
-        return bytes
+    #expect(ArticulationEnsemble(bytes: []) == nil)
+    #expect(ArticulationEnsemble(bytes: Array(good.prefix(12))) == nil)
+    // The file re-written with one tensor changed (or left out, or one added).
+    let file = try NeuralWeights(bytes: good)
+    #expect(file.bytes == good)
+    func changed(_ name: String, _ tensor: NeuralTensor?, kind: String = ArticulationEnsemble.kind) -> [UInt8] {
+        var tensors = file.names.compactMap { n in n == name ? tensor.map { (n, $0) } : (n, file.tensors[n]!) }
+        if file.tensors[name] == nil, let tensor { tensors.append((name, tensor)) }
+        return NeuralWeights(kind: kind, tensors: tensors).bytes
     }
-    #expect(ArticulationEnsemble(bytes: damaged(0, UInt8(ascii: "X"))) == nil)  // magic
-    #expect(ArticulationEnsemble(bytes: damaged(4, 1)) == nil)  // version
-    #expect(ArticulationEnsemble(bytes: damaged(8, 0)) == nil)  // no members
-    #expect(ArticulationEnsemble(bytes: damaged(8, 4)) == nil)  // more members than the file holds
-    #expect(ArticulationEnsemble(bytes: damaged(8, 2)) == nil)  // fewer: the last member's bytes are left over
-    #expect(ArticulationEnsemble(bytes: damaged(8, 200)) == nil)  // more than maxMembers
-    #expect(ArticulationEnsemble(bytes: damaged(16, 3)) == nil)  // more extra inputs than the pipeline has
-    #expect(ArticulationEnsemble(bytes: damaged(24, good[24] &+ 1)) == nil)  // contextHops no longer past + 4 + 7
-    #expect(ArticulationEnsemble(bytes: damaged(20, 0)) == nil)  // an embedding of size 0
+    func members(_ n: Int32) -> [UInt8] { changed("members", NeuralTensor(shape: [], ints: [n])) }
+    #expect(ArticulationEnsemble(bytes: changed("members", nil, kind: "essence2-other")) == nil)  // another network
+    #expect(ArticulationEnsemble(bytes: members(0)) == nil)  // no members
+    #expect(ArticulationEnsemble(bytes: members(4)) == nil)  // more members than the file holds
+    #expect(ArticulationEnsemble(bytes: members(2)) == nil)  // fewer: the last member's tensors are left over
+    #expect(ArticulationEnsemble(bytes: members(200)) == nil)  // more than maxMembers
+    #expect(ArticulationEnsemble(bytes: changed("members", nil)) == nil)  // no member count
+    let sizes = try file.ints("0.geometry", count: 8).map(Int32.init)
+    func geometry(_ index: Int, _ value: Int32) -> [UInt8] {
+        var g = sizes
+        g[index] = value
+        return changed("0.geometry", NeuralTensor(shape: [8], ints: g))
+    }
+    #expect(ArticulationEnsemble(bytes: geometry(1, 3)) == nil)  // more extra inputs than the pipeline has
+    #expect(ArticulationEnsemble(bytes: geometry(3, sizes[3] + 1)) == nil)  // contextHops no longer past + 4 + 7
+    #expect(ArticulationEnsemble(bytes: geometry(2, 0)) == nil)  // an embedding of size 0
+    #expect(ArticulationEnsemble(bytes: geometry(2, sizes[2] + 1)) == nil)  // the arrays no longer fit the sizes
+    let bias = try #require(file.tensors["0.output.bias"])
+    #expect(ArticulationEnsemble(bytes: changed("0.output.bias", NeuralTensor(shape: [1, 3], floats: bias.floats))) == nil)
+    #expect(ArticulationEnsemble(bytes: changed("0.extra", NeuralTensor(shape: [1], floats: [0]))) == nil)  // unread
     var notFinite = good
     notFinite[notFinite.count - 1] = 0x7C  // the last value becomes infinity
     notFinite[notFinite.count - 2] = 0x00
     #expect(ArticulationEnsemble(bytes: notFinite) == nil)
-    #expect(ArticulationEnsemble(bytes: []) == nil)
-    #expect(ArticulationEnsemble(bytes: Array(good.prefix(12))) == nil)
+    // An old E2LS file is refused, saying how to convert it.
+    #expect(throws: NeuralWeightsError.self) { try LipSyncWeights(decoding: Array("E2LS".utf8) + [2, 0, 0, 0]) }
+    #expect(LipSyncWeights(bytes: good) != nil)
     // Members that read different inputs cannot be averaged.
-    let member = try #require(ArticulationNetwork.parse(good, at: 12)).network
+    let member = try ArticulationNetwork(weights: file, member: 0)
     let other = ArticulationNetwork(
         bandCount: member.bandCount, extraInputs: 1, embeddingSize: member.embeddingSize,
         contextHops: member.contextHops, pastHops: member.pastHops, hidden1: member.hidden1,
@@ -159,14 +176,14 @@ enum LipSyncModelFixture {
 }
 
 @Test func halfPrecisionValuesDecodeExactly() {
-    #expect(ArticulationNetwork.half(0x3C00) == 1)
-    #expect(ArticulationNetwork.half(0xC000) == -2)
-    #expect(ArticulationNetwork.half(0x3555) == Float(0.333251953125))
-    #expect(ArticulationNetwork.half(0x0001) == Float(5.9604644775390625e-8))
-    #expect(ArticulationNetwork.half(0x7BFF) == 65504)
-    #expect(ArticulationNetwork.half(0x8000) == 0 && ArticulationNetwork.half(0x8000).sign == .minus)
-    #expect(ArticulationNetwork.half(0x7C00) == .infinity)
-    #expect(ArticulationNetwork.half(0x7E00).isNaN)
+    #expect(NeuralWeights.half(0x3C00) == 1)
+    #expect(NeuralWeights.half(0xC000) == -2)
+    #expect(NeuralWeights.half(0x3555) == Float(0.333251953125))
+    #expect(NeuralWeights.half(0x0001) == Float(5.9604644775390625e-8))
+    #expect(NeuralWeights.half(0x7BFF) == 65504)
+    #expect(NeuralWeights.half(0x8000) == 0 && NeuralWeights.half(0x8000).sign == .minus)
+    #expect(NeuralWeights.half(0x7C00) == .infinity)
+    #expect(NeuralWeights.half(0x7E00).isNaN)
 }
 
 @Test func learnedModelIsTheDefaultAndV1StaysSelectable() throws {

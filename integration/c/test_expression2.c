@@ -154,7 +154,7 @@ void test_expression2_engine_container_and_staging(void) {
     be_expression2_destroy(h);
     h = NULL;
     char weights[256];
-    snprintf(weights, sizeof weights, "%s/engine/lipsync.e2ls", staged);
+    snprintf(weights, sizeof weights, "%s/engine/lipsync.e2nw", staged);
     struct stat st;
     CHECK(stat(weights, &st) == 0 && st.st_size > 1000, "the checked weights are staged at %s", weights);
     /* A damaged container is refused (-2) when nothing is staged for it. */

@@ -63,7 +63,7 @@ def test_a_shared_engine_container_is_loaded_and_staged(tmp_path):
         engine.push_audio(demo_pcm(0.5).tobytes())
         engine.flush()
         assert sum(f.is_speech for f in engine.frames_until_idle()) == 10
-    assert (staging / "engine" / "lipsync.e2ls").stat().st_size > 1000
+    assert (staging / "engine" / "lipsync.e2nw").stat().st_size > 1000
     with pytest.raises(essence2.Essence2Error, match="engine container"):
         essence2.Expression2("squirrel", engine=tmp_path / "missing.engine")
 

@@ -1,8 +1,13 @@
 """Shared by train.py, evaluate.py and export.py: the crop sampler (the Swift finder does the same), the label
 vector layout and the network."""
 import math
+import os
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import e2nw  # noqa: E402  (tools/lib: the weights format shared with tools/lipsync)
 
 SIZE = 96  # the network's input: SIZE x SIZE, 4 channels (RGB composited over white, alpha)
 POINT_NAMES = ["left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center", "left_brow", "right_brow"]
@@ -139,12 +144,12 @@ def channels_of(state):
 
 
 def load_net(path):
-    """A saved state dict (train.py's .pt), or an exported weights file (.e2cp: the heatmap network with its batch
+    """A saved state dict (train.py's .pt), or an exported weights file (.e2nw: the heatmap network with its batch
     normalisation folded into the convolutions, read back with identity batch norms)."""
     import torch
-    if str(path).endswith(".e2cp"):
+    if str(path).endswith(".e2nw"):
         with open(path, "rb") as f:
-            return net_from_e2cp(f.read())
+            return net_from_weights(f.read())
     state = torch.load(path)
     arch = arch_of(state)
     net = build_net(arch, channels_of(state) if arch == "heatmap" else None)
@@ -183,33 +188,27 @@ def HeatmapHeads(k):
     return _heads_class()(k)
 
 
-def net_from_e2cp(data):
-    """The heatmap network from an E2CP version 2 file (export.py's format): each convolution takes the file's
-    folded weights and bias; its batch norm is the identity (mean 0, variance 1 - eps, scale 1, shift 0), so the
-    network computes what the file does. Before training it, calibrate_norms sets the batch norms from data."""
-    import struct
-
+def net_from_weights(data):
+    """The heatmap network from an exported weights file (export.py's: E2NW, tools/lib/e2nw.py): each convolution
+    takes the file's folded weights and bias; its batch norm is the identity (mean 0, variance 1 - eps, scale 1,
+    shift 0), so the network computes what the file does. Before training it, calibrate_norms sets the batch norms
+    from data."""
     import torch
     import torch.nn as nn
-    assert data[:4] == b"E2CP", "not an E2CP file"
-    _, size, outputs, _ = struct.unpack_from("<IIII", data, 4)
-    assert size == SIZE and outputs == N_OUT, "another network's file"
-    layers = e2cp_layers(data)
+    size, layers = file_layers(data)
+    assert size == SIZE and layers[-1][2] == N_OUT, "another network's file"
     net = build_net("heatmap", layers[2][2])  # the width: the third layer's output channels
     convs = [m for m in net if isinstance(m, nn.Conv2d)]
     norms = [m for m in net if isinstance(m, nn.BatchNorm2d)]
     k = 0
     with torch.no_grad():
-        for kind, a, b, c, relu, off in layers:
+        for kind, a, b, c, relu, w, bias in layers:
             if kind == 4:
                 continue
             conv = convs[k]
             assert kind in (1, 3) and (conv.in_channels, conv.out_channels) == (a, b), "layer shapes differ"
-            n = b * a * 9
-            conv.weight.copy_(torch.from_numpy(np.frombuffer(data, "<f4", n, off).reshape(b, a, 3, 3).copy()))
-            off += 4 * n
-            conv.bias.copy_(torch.from_numpy(np.frombuffer(data, "<f4", b, off).copy()))
-            off += 4 * b
+            conv.weight.copy_(torch.from_numpy(np.array(w, dtype=np.float32).reshape(b, a, 3, 3)))
+            conv.bias.copy_(torch.from_numpy(np.array(bias, dtype=np.float32)))
             if k < len(norms):
                 bn = norms[k]
                 bn.running_mean.zero_()
@@ -222,23 +221,14 @@ def net_from_e2cp(data):
     return net
 
 
-def e2cp_layers(data):
-    """The layers of an E2CP file (export.py's format): (kind, a, b, c, relu, offset of the layer's payload) each:
-    a convolution's weights then bias, a dense layer's, or the heads' order. Checks that they fill the file."""
-    import struct
-    _, _, _, count = struct.unpack_from("<IIII", data, 4)
-    off, layers = 20, []
-    for _ in range(count):
-        kind, a, b, c, relu = struct.unpack_from("<IIIII", data, off)
-        off += 20
-        layers.append((kind, a, b, c, relu, off))
-        off += 4 * (b if kind == 4 else b * a * (9 if kind in (1, 3) else 1) + b)
-    assert off == len(data), "the layers do not fill the file"
-    return layers
+def file_layers(data):
+    """(size, layers) of an exported weights file (export.py's format), each layer (kind, a, b, c, relu, weights,
+    bias), the heads' order in place of their bias (weights None); ValueError when the file is not one."""
+    return e2nw.character_decode(data)
 
 
 def calibrate_norms(net, crops):
-    """Sets each batch norm of a network read from an .e2cp (identity norms) to its input's per-channel mean and
+    """Sets each batch norm of a network read from an .e2nw (identity norms) to its input's per-channel mean and
     variance over crops (uint8 N x SIZE x SIZE x 4), with scale and shift that undo them: the network computes
     the same in eval mode, and training mode (batch statistics) starts close to it."""
     import torch

@@ -3,7 +3,7 @@
   python crossval.py [--pictures /work/shared/characters] [--crops 1000] [--epochs 8] [--fold A|B|both]
 
 The 14 labelled pictures (avatars/characters/labels.json) are split in two fixed halves of 7, each with a mix of
-styles. For each fold, a stage 3 starts from the committed weights (Sources/CCharacterWeights/character_weights.e2cp)
+styles. For each fold, a stage 3 starts from the committed weights (Sources/CCharacterWeights/character_weights.e2nw)
 on the 10,000 plain drawn scenes of train.py's cache (seed 1) plus `--crops` augmented crops of each picture of
 one half (a rotation of up to 14 degrees about the head and a vertical stretch, shared by 25 crops; whole-picture,
 head and too-large head boxes as train.py's; channel mixing, contrast, brightness, gamma, noise and blur on the crop;
@@ -37,7 +37,7 @@ FOLDS = {
     "B": ["alien_peterm_01.png", "camel_head_01.png", "dog_head_nicu_buculei_02.png", "head2.png",
           "plush_xbrummi.png", "snowman_01.png", "wizard.png"],
 }
-WEIGHTS = "Sources/CCharacterWeights/character_weights.e2cp"
+WEIGHTS = "Sources/CCharacterWeights/character_weights.e2nw"
 PER_ROTATION = 25  # crops sharing one rotated picture
 
 

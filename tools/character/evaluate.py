@@ -41,8 +41,8 @@ def main():
     ap.add_argument("--pictures", default="/work/shared/characters")
     ap.add_argument("--labels", default="avatars/characters/labels.json")
     ap.add_argument("--model", default="build/character/model.pt",
-                    help="the weights (.pt or .e2cp); several, comma-separated: an ensemble (outputs averaged)")
-    ap.add_argument("--refine", default="Sources/CCharacterWeights/character_refine.e2cp",
+                    help="the weights (.pt or .e2nw); several, comma-separated: an ensemble (outputs averaged)")
+    ap.add_argument("--refine", default="Sources/CCharacterWeights/character_refine.e2nw",
                     help="the refinement pass's weights (refine.py), or none")
     ap.add_argument("--dump")
     ap.add_argument("--swift")

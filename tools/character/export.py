@@ -1,37 +1,35 @@
-"""Writes the trained model as Sources/CCharacterWeights/character_weights.e2cp (and its info header).
+"""Writes the trained model as Sources/CCharacterWeights/character_weights.e2nw (and its info header).
 
   python export.py [--model build/character/model.pt] [--out Sources/CCharacterWeights]
 
-Format (all little-endian):
-  magic    4 bytes "E2CP"
-  version  uint32: 1 (kinds 1 and 2 only) or 2
-  size     uint32: the input's side in pixels (96; 4 channels R, G, B, A, each value/255 - 0.5, channel-major)
-  outputs  uint32: the network's outputs (53: the 48-vector, 3 mouth logits, brows logit, character logit)
-  layers   uint32: the number of layers, then per layer:
-    kind   uint32: 1 = 3x3 convolution (padding 1), 2 = dense; version 2 also:
-                   3 = dilated 3x3 convolution (stride 1, padding = dilation),
-                   4 = heatmap heads (the last layer; no weights)
-    a b c  uint32: convolution: input channels, output channels, stride; dense: inputs, outputs, 0;
-                   dilated: input channels, output channels, dilation (1-8); heads: channels, outputs, heatmaps k
-    relu   uint32: 1 when a ReLU follows, else 0 (heads: 0)
-    weights float32: convolutions [out][in][3][3]; dense [out][in]
-    bias    float32 [out]
-    heads: instead of weights and bias, uint32 order [outputs]: output i is value order[i] of the list
-           [channel 0's soft-argmax x, y, ..., channel k-1's x, y, the means of channels k ... channels-1]
-           (soft-argmax: the softmax over the side x side map; x, y the expected cell centre, (j + 0.5) / side)
+Format: E2NW (tools/lib/e2nw.py, docs/architecture.md "Weights files"), kind "essence2-character-points", written
+by e2nw.character_encode; the tensors:
+  size     int32: the input's side in pixels (96; 4 channels R, G, B, A, each value/255 - 0.5, channel-major)
+  outputs  int32: the network's outputs (53: the 48-vector, 3 mouth logits, brows logit, character logit)
+  layers   int32: the number of layers, then per layer i, names prefixed "i.":
+    layer    int32 [kind, a, b, c, relu]:
+               kind 1 = 3x3 convolution (padding 1), 2 = dense, 3 = dilated 3x3 convolution (stride 1, padding =
+               dilation), 4 = heatmap heads (the last layer; no weights)
+               a b c: convolution: input channels, output channels, stride; dense: inputs, outputs, 0;
+               dilated: input channels, output channels, dilation (1-8); heads: channels, outputs, heatmaps k
+               relu: 1 when a ReLU follows, else 0 (heads: 0)
+    weights  float32: convolutions [out, in, 3, 3]; dense [out, in]
+    bias     float32 [out]
+    order    (heads, instead of weights and bias) int32 [outputs]: output i is value order[i] of the list
+             [channel 0's soft-argmax x, y, ..., channel k-1's x, y, the means of channels k ... channels-1]
+             (soft-argmax: the softmax over the side x side map; x, y the expected cell centre, (j + 0.5) / side)
   (batch normalisation is folded into the convolutions; a dense layer after a convolution reads it flattened
   channel-major, as torch's Flatten does)
 """
 import argparse
 import hashlib
 import os
-import struct
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import HEATMAP_ORDER, N_OUT, SIZE, load_net  # noqa: E402
+from common import HEATMAP_ORDER, N_OUT, SIZE, e2nw, file_layers, load_net  # noqa: E402
 
 
 def layers_of(net):
@@ -75,33 +73,17 @@ def layers_of(net):
 
 
 def encode(layers):
-    """The E2CP bytes of layers_of's list; the outputs are the last layer's (53 for the finder, 10 for the
-    refiner)."""
-    buf = bytearray(b"E2CP")
-    version = 2 if any(layer[0] > 2 for layer in layers) else 1
-    buf += struct.pack("<IIII", version, SIZE, layers[-1][2], len(layers))
-    for kind, a, b, c, relu, w, bias in layers:
-        buf += struct.pack("<IIIII", kind, a, b, c, int(relu))
-        if kind == 4:
-            buf += bias.astype("<u4").tobytes()
-            continue
-        buf += w.astype("<f4").tobytes()
-        buf += bias.astype("<f4").tobytes()
-    return bytes(buf)
+    """The weights file's bytes of layers_of's list; the outputs are the last layer's (53 for the finder, 10 for
+    the refiner)."""
+    return e2nw.character_encode(SIZE, layers)
 
 
 def forward(data, x):
     """numpy forward pass straight from the file's bytes (checks the format and the batch-norm folding)."""
-    import struct as st
-    assert data[:4] == b"E2CP"
-    _, size, outputs, count = st.unpack_from("<IIII", data, 4)
-    off = 20
-    for _ in range(count):
-        kind, a, b, c, relu = st.unpack_from("<IIIII", data, off)
-        off += 20
+    _, layers = file_layers(data)
+    for kind, a, b, c, relu, w, bias in layers:
         if kind == 4:
-            order = np.frombuffer(data, "<u4", b, off)
-            off += 4 * b
+            order = bias
             side = x.shape[1]
             hm = x[:c].reshape(c, -1)
             hm = np.exp(hm - hm.max(1, keepdims=True))
@@ -110,13 +92,9 @@ def forward(data, x):
             pts = np.stack([(hm.sum(1) * centres).sum(1), (hm.sum(2) * centres).sum(1)], 1).reshape(-1)
             x = np.concatenate([pts, x[c:].mean((1, 2))])[order]
             continue
-        n = b * a * (9 if kind in (1, 3) else 1)
-        w = np.frombuffer(data, "<f4", n, off).astype(np.float64)
-        off += 4 * n
-        bias = np.frombuffer(data, "<f4", b, off).astype(np.float64)
-        off += 4 * b
+        w = w.astype(np.float64)
+        bias = bias.astype(np.float64)
         if kind in (1, 3):
-            w = w.reshape(b, a, 3, 3)
             side = x.shape[1]
             stride, d = (c, 1) if kind == 1 else (1, c)
             p = np.pad(x, ((0, 0), (d, d), (d, d)))
@@ -129,16 +107,15 @@ def forward(data, x):
         else:
             y = w.reshape(b, a) @ x.reshape(-1) + bias
         x = np.maximum(y, 0) if relu else y
-    assert off == len(data)
     return x
 
 
 def write(data, out, name="character_weights", what="the character point finder's weights file",
           trainer="train.py"):
-    """Writes out/NAME.e2cp and out/include/NAME_info.h (its size and SHA-256, macros E2_NAME_SIZE and
+    """Writes out/NAME.e2nw and out/include/NAME_info.h (its size and SHA-256, macros E2_NAME_SIZE and
     E2_NAME_SHA256)."""
     os.makedirs(os.path.join(out, "include"), exist_ok=True)
-    with open(os.path.join(out, name + ".e2cp"), "wb") as f:
+    with open(os.path.join(out, name + ".e2nw"), "wb") as f:
         f.write(data)
     sha = hashlib.sha256(data).hexdigest()
     macro, guard = "E2_" + name.upper(), "ESSENCE2_" + name.upper() + "_INFO_H"
@@ -147,9 +124,9 @@ def write(data, out, name="character_weights", what="the character point finder'
 #ifndef {guard}
 #define {guard}
 
-/** Size in bytes of {name}.e2cp, {what}. */
+/** Size in bytes of {name}.e2nw, {what}. */
 #define {macro}_SIZE {len(data)}
-/** SHA-256 of {name}.e2cp, lower-case hex. */
+/** SHA-256 of {name}.e2nw, lower-case hex. */
 #define {macro}_SHA256 "{sha}"
 
 #endif

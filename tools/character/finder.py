@@ -29,7 +29,7 @@ def load_rgba(path):
 
 class Finder:
     def __init__(self, model, refine=None):
-        """refine: the refinement pass's weights (refine.py: .pt or .e2cp), run on the found points; None: none."""
+        """refine: the refinement pass's weights (refine.py: .pt or .e2nw), run on the found points; None: none."""
         import torch
         self.torch = torch
         self.nets = [load_net(m) for m in model.split(",")]  # several: an ensemble, their outputs averaged
@@ -146,7 +146,7 @@ class Refiner:
 
     def __init__(self, path, channels=32):
         self.path = path
-        if path.endswith(".e2cp"):
+        if path.endswith(".e2nw"):
             from export import forward
             data = open(path, "rb").read()
             self.forward = lambda crop: forward(data, (crop - 0.5).transpose(2, 0, 1).astype(np.float64))

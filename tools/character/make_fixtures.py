@@ -3,7 +3,7 @@ as raw RGBA bytes (name.rgba) and their true points (name.json) in Tests/Essence
 
   python make_fixtures.py [--model M] [indices...]
 
-With the model present (default build/character/model.pt; an exported .e2cp works too), each JSON also gets
+With the model present (default build/character/model.pt; an exported .e2nw works too), each JSON also gets
 "reference": what finder.py's Python finder (the same steps as the Swift one, the committed refinement pass
 REFINE included) finds, which the Swift test matches to a hundredth of a pixel or so.
 """
@@ -19,7 +19,7 @@ import draw  # noqa: E402
 
 OUT = "Tests/Essence2Tests/Fixtures/characters"
 SIDE = 128
-REFINE = "Sources/CCharacterWeights/character_refine.e2cp"
+REFINE = "Sources/CCharacterWeights/character_refine.e2nw"
 
 
 def scene(i):

@@ -153,7 +153,7 @@ def evaluate(args):
 
 
 def export(args):
-    """Writes DEST/character_refine.e2cp (export.py's format: 10 outputs, the five heatmaps' x, y) and its info
+    """Writes DEST/character_refine.e2nw (export.py's E2NW format: 10 outputs, the five heatmaps' x, y) and its info
     header, and checks the file's own forward pass against torch's."""
     import torch
 
@@ -182,7 +182,7 @@ def main():
     ap.add_argument("--cache", default="build/character")
     ap.add_argument("--out", default="build/character/refine.pt")
     ap.add_argument("--refine", default="build/character/refine.pt")
-    ap.add_argument("--model", default="Sources/CCharacterWeights/character_weights.e2cp")
+    ap.add_argument("--model", default="Sources/CCharacterWeights/character_weights.e2nw")
     ap.add_argument("--labels", default="avatars/characters/labels.json")
     ap.add_argument("--pictures", default="/work/shared/characters")
     ap.add_argument("--drawn", type=int, default=0)

@@ -146,7 +146,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=9)
     ap.add_argument("--finetune-epochs", type=int, default=3)
     ap.add_argument("--init", help="start from these weights (e.g. stage 1's, with --epochs 0): a state dict, or "
-                                   "an exported .e2cp (its batch norms are then set from the data so that the "
+                                   "an exported .e2nw (its batch norms are then set from the data so that the "
                                    "network computes what the file does)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache", default="build/character")
@@ -189,7 +189,7 @@ def main():
     data = (x, v, vm, m, b, o)
 
     net = build_net(args.arch, args.channels or None)
-    if args.init and args.init.endswith(".e2cp"):
+    if args.init and args.init.endswith(".e2nw"):
         net = load_net(args.init)
         calibrate_norms(net, x[np.random.default_rng(args.seed + 400).permutation(n)[:1024]])
     elif args.init:

@@ -1,7 +1,7 @@
 """Retrains the finder's mouth-state outputs alone (open / closed / absent), every other weight unchanged.
 
-  python tools/character/train_mouth.py [--init Sources/CCharacterWeights/character_weights.e2cp]
-      [--out build/character/mouth]   (writes OUT/character_weights.e2cp and OUT/include/..._info.h)
+  python tools/character/train_mouth.py [--init Sources/CCharacterWeights/character_weights.e2nw]
+      [--out build/character/mouth]   (writes OUT/character_weights.e2nw and OUT/include/..._info.h)
 
 Why: the network's mouth state came from drawings whose closed mouths are bare lines and whose open mouths are
 dark filled shapes, so on users' pictures a filled closed mouth (lips with the line between them, a bar) reads as
@@ -24,8 +24,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import MOUTHS, e2cp_layers, load_net  # noqa: E402
-from export import write  # noqa: E402
+from common import MOUTHS, file_layers, load_net  # noqa: E402
+from export import encode, write  # noqa: E402
 from train import dataset  # noqa: E402
 
 MOUTH_CHANNELS = slice(25, 28)  # the last convolution's outputs that become the mouth logits (open, closed, absent)
@@ -47,15 +47,15 @@ def shifted_means(backbone, x, batch=256):
     return np.concatenate(out)
 
 
-def last_conv_offset(data):
-    """Byte offset of the last convolution's weights in an E2CP file, and its (in, out) channels."""
-    kind, a, b, c, relu, off = [layer for layer in e2cp_layers(data) if layer[0] in (1, 3)][-1]
-    return off, a, b
+def last_conv(layers):
+    """Index of the last convolution in a weights file's layers (common.file_layers), and its (in, out) channels."""
+    index = [i for i, layer in enumerate(layers) if layer[0] in (1, 3)][-1]
+    return index, layers[index][1], layers[index][2]
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--init", default="Sources/CCharacterWeights/character_weights.e2cp")
+    ap.add_argument("--init", default="Sources/CCharacterWeights/character_weights.e2nw")
     ap.add_argument("--out", default="build/character/mouth")
     ap.add_argument("--cache", default="build/character")
     ap.add_argument("--seed", type=int, default=1)
@@ -91,9 +91,10 @@ def main():
     scenes = np.unique(g)
     held = np.isin(g, scenes[np.random.default_rng(args.seed + 500).random(len(scenes)) < .1])  # a tenth of the scenes
     data = open(args.init, "rb").read()
-    off, cin, cout = last_conv_offset(data)
-    w_all = np.frombuffer(data, "<f4", cout * cin * 9, off).reshape(cout, cin * 9)
-    b_all = np.frombuffer(data, "<f4", cout, off + 4 * cout * cin * 9)
+    layers = file_layers(data)[1]
+    index, cin, cout = last_conv(layers)
+    w_all = layers[index][5].reshape(cout, cin * 9)
+    b_all = layers[index][6]
     w0 = torch.from_numpy(w_all[MOUTH_CHANNELS].astype(np.float64))
     b0 = torch.from_numpy(b_all[MOUTH_CHANNELS].astype(np.float64))
     w = w0.clone().requires_grad_(True)
@@ -122,15 +123,15 @@ def main():
     for name, c in (("--init", conf0), ("refitted", conf1)):
         print(f"  {name}: rows = drawn {'/'.join(MOUTHS)}, columns = read as " + "; ".join(
             f"{MOUTHS[i]}: " + " ".join(f"{v * 100:.0f}" for v in c[i]) for i in range(3)))
-    new = bytearray(data)
     w_new = w_all.copy()
     b_new = b_all.copy()
     w_new[MOUTH_CHANNELS] = w.detach().numpy().astype(np.float32)
     b_new[MOUTH_CHANNELS] = b.detach().numpy().astype(np.float32)
-    new[off:off + 4 * cout * cin * 9] = w_new.astype("<f4").tobytes()
-    new[off + 4 * cout * cin * 9:off + 4 * (cout * cin * 9 + cout)] = b_new.astype("<f4").tobytes()
-    sha = write(bytes(new), args.out)
-    print(f"wrote {args.out}/character_weights.e2cp ({len(new)} bytes, sha256 {sha})")
+    kind, a, b_, c, relu, _, _ = layers[index]
+    layers[index] = (kind, a, b_, c, relu, w_new.reshape(cout, cin, 3, 3), b_new)
+    new = encode(layers)
+    sha = write(new, args.out)
+    print(f"wrote {args.out}/character_weights.e2nw ({len(new)} bytes, sha256 {sha})")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 """A copy of a built libessence2 with other lip-sync weights in place of the embedded ones, for the eval only.
 
     python3 tools/lipsync/swap_weights.py --lib build/lib/libessence2.so.1.4.0 \\
-        --old Sources/CEssence2Weights/lipsync_weights.e2ls --new build/lipsync-model/lipsync_weights.e2ls \\
+        --old Sources/CEssence2Weights/lipsync_weights.e2nw --new build/lipsync-model/lipsync_weights.e2nw \\
         --out build/lib/libessence2-candidate.so
 
 The library embeds the weights file as bytes (lipsync_weights.c, #embed) and checks it against the SHA-256 of
@@ -38,7 +38,7 @@ def swap(lib: bytes, old: bytes, new: bytes) -> bytes:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", required=True, help="a built libessence2.so")
-    ap.add_argument("--old", required=True, help="the weights it was built with (lipsync_weights.e2ls)")
+    ap.add_argument("--old", required=True, help="the weights it was built with (lipsync_weights.e2nw)")
     ap.add_argument("--new", required=True, help="the weights to measure")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)

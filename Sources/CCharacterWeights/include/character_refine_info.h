@@ -2,9 +2,9 @@
 #ifndef ESSENCE2_CHARACTER_REFINE_INFO_H
 #define ESSENCE2_CHARACTER_REFINE_INFO_H
 
-/** Size in bytes of character_refine.e2cp, the character point finder's refinement weights. */
-#define E2_CHARACTER_REFINE_SIZE 198052
-/** SHA-256 of character_refine.e2cp, lower-case hex. */
-#define E2_CHARACTER_REFINE_SHA256 "5aa6d3b95d8e395b62148959d83e8dde8516be315ea388e77c5f8cd5eb39ee0b"
+/** Size in bytes of character_refine.e2nw, the character point finder's refinement weights. */
+#define E2_CHARACTER_REFINE_SIZE 198840
+/** SHA-256 of character_refine.e2nw, lower-case hex. */
+#define E2_CHARACTER_REFINE_SHA256 "4a51655ca33f54bee1916f1588be41bf26157ab0bd43bd15effa09cbeac202be"
 
 #endif

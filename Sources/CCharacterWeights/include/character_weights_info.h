@@ -2,9 +2,9 @@
 #ifndef ESSENCE2_CHARACTER_WEIGHTS_INFO_H
 #define ESSENCE2_CHARACTER_WEIGHTS_INFO_H
 
-/** Size in bytes of character_weights.e2cp, the character point finder's weights file. */
-#define E2_CHARACTER_WEIGHTS_SIZE 544488
-/** SHA-256 of character_weights.e2cp, lower-case hex. */
-#define E2_CHARACTER_WEIGHTS_SHA256 "3e1929086226e751932f25ded605db8deacc507be170875a76de0f163ae12693"
+/** Size in bytes of character_weights.e2nw, the character point finder's weights file. */
+#define E2_CHARACTER_WEIGHTS_SIZE 545358
+/** SHA-256 of character_weights.e2nw, lower-case hex. */
+#define E2_CHARACTER_WEIGHTS_SHA256 "f593ebe46749907292515dc2c03120d94210a0eb2403ff7b00c0b3f863fe77e3"
 
 #endif

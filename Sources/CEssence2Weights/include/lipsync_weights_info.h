@@ -2,9 +2,9 @@
 #ifndef ESSENCE2_LIPSYNC_WEIGHTS_INFO_H
 #define ESSENCE2_LIPSYNC_WEIGHTS_INFO_H
 
-/** Size in bytes of lipsync_weights.e2ls, the learned lip-sync model's weights file. */
-#define E2_LIPSYNC_WEIGHTS_SIZE 1905558
-/** SHA-256 of lipsync_weights.e2ls, lower-case hex. */
-#define E2_LIPSYNC_WEIGHTS_SHA256 "55f53cd3c263d8225906ac30ba1dd94982abae4fff448cd28726281e1a8f12a2"
+/** Size in bytes of lipsync_weights.e2nw, the learned lip-sync model's weights file. */
+#define E2_LIPSYNC_WEIGHTS_SIZE 1906618
+/** SHA-256 of lipsync_weights.e2nw, lower-case hex. */
+#define E2_LIPSYNC_WEIGHTS_SHA256 "b66fcde085209ddf6fc1b83f7e552e2ec4ecc5ade607301a01ceb62a2d6e3ae5"
 
 #endif

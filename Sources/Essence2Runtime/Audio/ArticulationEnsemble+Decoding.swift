@@ -1,8 +1,9 @@
-/// The weights file format (written by tools/lipsync/export.py), little-endian: "E2LS", then UInt32 version (2) and
-/// UInt32 member count (1 ... `maxMembers`), then each member's block (`ArticulationNetwork.parse`), nothing after.
+/// The weights file (written by tools/lipsync/export.py) is an E2NW file (`NeuralWeights`) of kind
+/// `ArticulationEnsemble.kind`: `members` (int32, 1 ... `maxMembers`), then each member's tensors
+/// (`ArticulationNetwork.init(weights:member:)`), nothing else.
 extension ArticulationEnsemble {
-    static let magic: [UInt8] = Array("E2LS".utf8)
-    static let version: UInt32 = 2
+    /// The network kind of a lip-sync weights file.
+    static let kind = "essence2-lipsync"
 
     /// The model in `bytes`, or nil unless they hash to `sha256` (lower-case hex) and form a complete weights file.
     static func decode(_ bytes: [UInt8], sha256: String) -> ArticulationEnsemble? {
@@ -10,22 +11,28 @@ extension ArticulationEnsemble {
         return ArticulationEnsemble(bytes: bytes)
     }
 
-    /// Parses a weights file; nil when the header, a member block or the size is wrong.
+    /// Parses a weights file; nil when anything in it is wrong (`init(weights:)` says what).
     init?(bytes: [UInt8]) {
-        guard bytes.count >= 12, Array(bytes[0..<4]) == Self.magic else { return nil }
-        func word(_ i: Int) -> Int {
-            Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
+        guard let weights = try? NeuralWeights(bytes: bytes), let ensemble = try? Self(weights: weights) else { return nil }
+        self = ensemble
+    }
+
+    /// The ensemble in a weights file; throws when it holds another kind of network, the member count is out of
+    /// range, a member does not decode or a tensor is left over.
+    init(weights: NeuralWeights) throws(NeuralWeightsError) {
+        try weights.expect(kind: Self.kind)
+        let count = try weights.int("members")
+        guard (1...Self.maxMembers).contains(count) else {
+            throw NeuralWeightsError("\(count) lip-sync members, not 1 ... \(Self.maxMembers)")
         }
-        let count = word(8)
-        guard word(4) == Int(Self.version), (1...Self.maxMembers).contains(count) else { return nil }
         var members: [ArticulationNetwork] = []
-        var offset = 12
-        for _ in 0..<count {
-            guard let (network, end) = ArticulationNetwork.parse(bytes, at: offset) else { return nil }
-            members.append(network)
-            offset = end
+        for index in 0..<count { members.append(try ArticulationNetwork(weights: weights, member: index)) }
+        guard weights.names.count == 1 + count * (1 + ArticulationNetwork.arrayNames.count) else {
+            throw NeuralWeightsError("the lip-sync weights file holds tensors no member reads")
         }
-        guard offset == bytes.count else { return nil }
-        self.init(members: members)
+        guard let ensemble = ArticulationEnsemble(members: members) else {
+            throw NeuralWeightsError("the lip-sync members do not take the same inputs")
+        }
+        self = ensemble
     }
 }

@@ -26,7 +26,7 @@ struct ArticulationEnsemble: Sendable {
     /// The model shipped in the library (the bytes `CEssence2Weights` embeds), decoded and checked on first use.
     static let shipped: ArticulationEnsemble = {
         guard let model = decode(ShippedWeights.bytes, sha256: ShippedWeights.sha256) else {
-            preconditionFailure("the embedded lip-sync weights do not decode (lipsync_weights.e2ls is damaged)")
+            preconditionFailure("the embedded lip-sync weights do not decode (lipsync_weights.e2nw is damaged)")
         }
         return model
     }()

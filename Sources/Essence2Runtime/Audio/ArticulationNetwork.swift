@@ -1,5 +1,3 @@
-import Glibc
-
 /// The learned audio-to-articulation model's weights and its forward pass (trained by tools/lipsync/train.py).
 ///
 /// Per hop: log-mel bands and `extraInputs` more values (the hop's level relative to the recent peak, from
@@ -41,91 +39,53 @@ struct ArticulationNetwork: Sendable {
     static let maxExtraInputs = 2
 
     /// Hop embedding of `inputs` (`inputCount` values: the bands in dB, then the relative level in dB and the
-    /// periodicity, as many as `extraInputs`) into `output` (`embeddingSize` values).
+    /// periodicity, as many as `extraInputs`) into `output` (`embeddingSize` values): the normalised inputs
+    /// through `NeuralDense` with ReLU (no input skipped).
     func embed(_ inputs: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         precondition(inputs.count >= inputCount && output.count >= embeddingSize, "embed: buffers too small")
-        let outputs = embeddingSize
-        guard let out = output.baseAddress, let input = inputs.baseAddress else { return }
-        embedBias.withUnsafeBufferPointer { bias in
-            for o in 0..<outputs { out[o] = bias[o] }
-        }
-        inputMean.withUnsafeBufferPointer { mean in
-            inputScale.withUnsafeBufferPointer { scale in
-                embedWeights.withUnsafeBufferPointer { w in
-                    guard let weights = w.baseAddress else { return }
-                    for i in 0..<inputCount {
-                        let x = (input[i] - mean[i]) * scale[i]
-                        Self.accumulate(x, weights + i &* outputs, into: out, count: outputs)
-                    }
+        let out = UnsafeMutableBufferPointer(rebasing: output[0..<embeddingSize])
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: inputCount) { normalised in
+            inputMean.withUnsafeBufferPointer { mean in
+                inputScale.withUnsafeBufferPointer { scale in
+                    for i in 0..<inputCount { normalised[i] = (inputs[i] - mean[i]) * scale[i] }
+                }
+            }
+            embedWeights.withUnsafeBufferPointer { w in
+                embedBias.withUnsafeBufferPointer { b in
+                    NeuralDense.run(UnsafeBufferPointer(normalised), weights: w, bias: b, into: out, activation: .relu,
+                                    skipZeros: false)
                 }
             }
         }
-        for o in 0..<outputs { out[o] = max(out[o], 0) }
     }
 
     /// Articulation of one frame from its window of hop embeddings (`windowSize` values, oldest hop first);
-    /// `scratch` holds at least `hidden1 + hidden2` values.
+    /// `scratch` holds at least `hidden1 + hidden2` values. The hidden layers skip their zero inputs (most are,
+    /// after a ReLU).
     func evaluate(
         window: UnsafeBufferPointer<Float>, scratch: UnsafeMutableBufferPointer<Float>
     ) -> Articulation {
         let h1 = UnsafeMutableBufferPointer(rebasing: scratch[0..<hidden1])
         let h2 = UnsafeMutableBufferPointer(rebasing: scratch[hidden1..<(hidden1 + hidden2)])
         layer1Weights.withUnsafeBufferPointer { w in
-            layer1Bias.withUnsafeBufferPointer { Self.dense(window, w, $0, into: h1) }
-        }
-        layer2Weights.withUnsafeBufferPointer { w in
-            layer2Bias.withUnsafeBufferPointer { Self.dense(UnsafeBufferPointer(h1), w, $0, into: h2) }
-        }
-        var z: (Float, Float, Float) = (outputBias[0], outputBias[1], outputBias[2])
-        outputWeights.withUnsafeBufferPointer { w in
-            for i in 0..<hidden2 {
-                let x = h2[i]
-                let row = 3 &* i
-                z.0 += w[row] * x
-                z.1 += w[row &+ 1] * x
-                z.2 += w[row &+ 2] * x
+            layer1Bias.withUnsafeBufferPointer {
+                NeuralDense.run(window, weights: w, bias: $0, into: h1, activation: .relu, skipZeros: true)
             }
         }
-        return Articulation(jawOpen: Self.sigmoid(z.0), lipSpread: tanhf(z.1), lipPress: Self.sigmoid(z.2)).clamped()
-    }
-
-    /// `output = relu(bias + input · w)`, accumulated input by input (so the inner loop runs across outputs).
-    private static func dense(
-        _ input: UnsafeBufferPointer<Float>, _ w: UnsafeBufferPointer<Float>, _ bias: UnsafeBufferPointer<Float>,
-        into output: UnsafeMutableBufferPointer<Float>
-    ) {
-        let outputs = output.count
-        precondition(w.count >= input.count * outputs && bias.count >= outputs, "dense: weights too small")
-        guard let out = output.baseAddress, let weights = w.baseAddress else { return }
-        for o in 0..<outputs { out[o] = bias[o] }
-        for i in 0..<input.count {
-            let x = input[i]
-            if x == 0 { continue }  // most inputs are ReLU outputs; skipping zeros changes no sum
-            accumulate(x, weights + i &* outputs, into: out, count: outputs)
+        layer2Weights.withUnsafeBufferPointer { w in
+            layer2Bias.withUnsafeBufferPointer {
+                NeuralDense.run(UnsafeBufferPointer(h1), weights: w, bias: $0, into: h2, activation: .relu, skipZeros: true)
+            }
         }
-        for o in 0..<outputs { out[o] = max(out[o], 0) }
-    }
-
-    /// `out[o] += row[o] * x` for o in 0..<count: the inner loop of every layer, on raw pointers so that it
-    /// vectorises (each output keeps its own order of additions, so the bits do not change).
-    @inline(__always)
-    private static func accumulate(_ x: Float, _ row: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int) {
-        let lanes = count & ~7
-        let xs = SIMD8<Float>(repeating: x)
-        let source = UnsafeRawPointer(row), target = UnsafeMutableRawPointer(out)
-        var o = 0
-        while o < lanes {
-            let offset = o &* MemoryLayout<Float>.stride
-            let sum = target.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
-                + source.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * xs
-            target.storeBytes(of: sum, toByteOffset: offset, as: SIMD8<Float>.self)
-            o &+= 8
-        }
-        while o < count {
-            out[o] += row[o] * x
-            o &+= 1
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.outputCount) { z in
+            outputWeights.withUnsafeBufferPointer { w in
+                outputBias.withUnsafeBufferPointer {
+                    NeuralDense.run(UnsafeBufferPointer(h2), weights: w, bias: $0, into: z, activation: .none,
+                                    skipZeros: false)
+                }
+            }
+            return Articulation(jawOpen: NeuralActivation.sigmoid(z[0]), lipSpread: NeuralActivation.tanh(z[1]),
+                                lipPress: NeuralActivation.sigmoid(z[2])).clamped()
         }
     }
-
-    private static func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-x)) }
 }

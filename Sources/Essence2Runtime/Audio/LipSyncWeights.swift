@@ -15,10 +15,20 @@ package struct LipSyncWeights: Sendable {
         self.sha256 = sha256
     }
 
-    /// Decodes a weights file (the `E2LS` format); nil when it is not a complete, well-formed one.
+    /// Decodes a weights file (E2NW, `NeuralWeights`, of the lip-sync kind); nil when it is not a complete,
+    /// well-formed one.
     package init?(bytes: [UInt8]) {
-        guard let ensemble = ArticulationEnsemble(bytes: bytes),
-              ensemble.bandCount == LogMelAnalyzer.bandCount, ensemble.contextHops <= 64 else { return nil }
+        guard let weights = try? Self(decoding: bytes) else { return nil }
+        self = weights
+    }
+
+    /// Decodes a weights file; throws what is wrong (an old E2LS file: that it needs converting).
+    package init(decoding bytes: [UInt8]) throws(NeuralWeightsError) {
+        let ensemble = try ArticulationEnsemble(weights: NeuralWeights(bytes: bytes))
+        guard ensemble.bandCount == LogMelAnalyzer.bandCount, ensemble.contextHops <= 64 else {
+            throw NeuralWeightsError("the lip-sync model reads \(ensemble.bandCount) bands and \(ensemble.contextHops) "
+                + "hops, not \(LogMelAnalyzer.bandCount) bands and at most 64 hops")
+        }
         self.init(ensemble: ensemble, sha256: SHA256.hex(SHA256.hash(bytes)))
     }
 

@@ -42,10 +42,15 @@ package enum EngineContainer {
             throw AvatarFileError(.corrupt, "the engine container has no '\(lipSyncSection)' section")
         }
         let bytes = Array(file[section.range])
-        guard let weights = LipSyncWeights(bytes: bytes) else {
-            throw AvatarFileError(.corrupt, "the engine container's lip-sync weights do not decode")
+        if bytes.starts(with: Array("E2LS".utf8)) {
+            throw AvatarFileError(.version, "the engine container holds lip-sync weights in the old E2LS format: "
+                + "export it again with this version's `essence2 engine export`")
         }
-        return (weights, bytes)
+        do {
+            return (try LipSyncWeights(decoding: bytes), bytes)
+        } catch {
+            throw AvatarFileError(.corrupt, "the engine container's lip-sync weights do not decode (\(error.reason))")
+        }
     }
 
     /// Reads a staged weights file (what `read` checked once and a staging directory kept).

@@ -3,12 +3,14 @@ import Glibc
 #endif
 
 /// A shared engine container's checked weights kept in a staging directory, so later starts with the same
-/// container skip reading and checking it: `<staging>/engine/lipsync.e2ls` (the weights) and
+/// container skip reading and checking it: `<staging>/engine/lipsync.e2nw` (the weights) and
 /// `<staging>/engine/source` (the container's path, size and modification time, and the weights' sha256). The
 /// one rule for Expression 2's `stagingDir` (Swift) and `staging_dir` (C).
 package enum EngineStaging {
     package static let directory = "engine"
-    package static let weightsFile = "lipsync.e2ls"
+    package static let weightsFile = "lipsync.e2nw"
+    /// What versions before 1.4.0 staged (the E2LS format), recognised to say so.
+    static let oldWeightsFile = "lipsync.e2ls"
     package static let sourceFile = "source"
 
     /// The weights of `container`: staged ones when `staging` holds them for this very file (same path, size
@@ -52,6 +54,10 @@ package enum EngineStaging {
             } catch {
                 return .failure(error)
             }
+        }
+        for old in [dir + "/" + oldWeightsFile, dir + "/" + directory + "/" + oldWeightsFile] where access(old, R_OK) == 0 {
+            return .failure(AvatarFileError(.version, "'\(dir)' holds an engine staged by an older version (\(oldWeightsFile)); "
+                + "start once with the shared engine container and this staging directory again"))
         }
         return .failure(AvatarFileError(.missing, "'\(dir)' holds no staged engine (\(weightsFile)); start once with "
             + "the shared engine container and a staging directory first"))

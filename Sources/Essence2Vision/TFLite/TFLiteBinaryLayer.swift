@@ -12,7 +12,7 @@ struct TFLiteBinaryLayer: Sendable {
     /// Length of `b` when it repeats along the last axis of `a` (`count` when shapes are equal); 0 for general.
     var period: Int
     var broadcast: TFLiteBroadcast?
-    var activation: TFLiteActivation
+    var activation: NeuralActivation
 
     @inline(__always)
     private func combine(_ x: Float, _ y: Float) -> Float {

@@ -5,7 +5,7 @@ struct TFLiteClampLayer: Sendable {
     var input: Int
     var output: Int
     var count: Int
-    var activation: TFLiteActivation
+    var activation: NeuralActivation
 
     func run(_ arena: UnsafeMutablePointer<Float>) {
         let src = arena + input, dst = arena + output

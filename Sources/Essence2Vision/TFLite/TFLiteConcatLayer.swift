@@ -7,7 +7,7 @@ struct TFLiteConcatLayer: Sendable {
     var output: Int
     var outer: Int
     var count: Int
-    var activation: TFLiteActivation
+    var activation: NeuralActivation
 
     func run(_ arena: UnsafeMutablePointer<Float>) {
         var dst = arena + output

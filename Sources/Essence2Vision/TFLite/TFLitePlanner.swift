@@ -156,10 +156,10 @@ struct TFLitePlanner {
             case .conv(let conv):
                 scratch = Swift.max(scratch, conv.scratchCount)
                 macs += conv.macs
-                weights += conv.weights.count
+                weights += conv.weightCount
             case .depthwise(let depthwise):
                 macs += depthwise.macs
-                weights += depthwise.weights.count
+                weights += depthwise.weightCount
             case .maxPool(let pool):
                 macs += tensors[step.op.outputs[0]].elementCount * pool.rows.kernel * pool.columns.kernel
             default:
@@ -195,20 +195,20 @@ struct TFLitePlanner {
             let options = try op.options(ofType: 5, "Pool2DOptions")
             guard let options else { throw op.error("Pool2DOptions are missing") }
             let same = try padding(options, field: 0, op)
-            let rows = try TFLiteWindow(input: x.shape[1], kernel: Int(options.int32(4, default: 0)),
+            let rows = try NeuralWindow(input: x.shape[1], kernel: Int(options.int32(4, default: 0)),
                                         stride: Int(options.int32(2, default: 0)), dilation: 1, same: same, for: op)
-            let columns = try TFLiteWindow(input: x.shape[2], kernel: Int(options.int32(3, default: 0)),
+            let columns = try NeuralWindow(input: x.shape[2], kernel: Int(options.int32(3, default: 0)),
                                            stride: Int(options.int32(1, default: 0)), dilation: 1, same: same, for: op)
             try expect(output, [x.shape[0], rows.output, columns.output, x.shape[3]], op)
             return .maxPool(TFLitePoolLayer(
                 input: offsets[op.inputs[0]], output: offsets[out], batch: x.shape[0], channels: x.shape[3],
                 rows: rows, columns: columns,
-                activation: try TFLiteActivation(code: options.int8(5, default: 0), for: op)))
+                activation: try NeuralActivation(code: options.int8(5, default: 0), for: op)))
         case TFLiteOperator.add, TFLiteOperator.prelu:
             return try binary(op, output: output)
         case TFLiteOperator.relu, TFLiteOperator.relu6, TFLiteOperator.reluN1To1:
             try expect(output, x.shape, op)
-            let activation: TFLiteActivation = op.code == TFLiteOperator.relu ? .relu
+            let activation: NeuralActivation = op.code == TFLiteOperator.relu ? .relu
                 : op.code == TFLiteOperator.relu6 ? .relu6 : .reluN1To1
             return .clamp(TFLiteClampLayer(input: offsets[op.inputs[0]], output: offsets[out],
                                            count: x.elementCount, activation: activation))
@@ -269,10 +269,10 @@ struct TFLitePlanner {
         let same = try padding(options, field: 0, op)
         let activationField = depthwise ? 4 : 3
         let dilationField = depthwise ? 5 : 4
-        let activation = try TFLiteActivation(code: options.int8(activationField, default: 0), for: op)
-        let rows = try TFLiteWindow(input: x.shape[1], kernel: f[1], stride: Int(options.int32(2, default: 0)),
+        let activation = try NeuralActivation(code: options.int8(activationField, default: 0), for: op)
+        let rows = try NeuralWindow(input: x.shape[1], kernel: f[1], stride: Int(options.int32(2, default: 0)),
                                     dilation: Int(options.int32(dilationField + 1, default: 1)), same: same, for: op)
-        let columns = try TFLiteWindow(input: x.shape[2], kernel: f[2], stride: Int(options.int32(1, default: 0)),
+        let columns = try NeuralWindow(input: x.shape[2], kernel: f[2], stride: Int(options.int32(1, default: 0)),
                                        dilation: Int(options.int32(dilationField, default: 1)), same: same, for: op)
         try expect(output, [x.shape[0], rows.output, columns.output, cout], op)
         let input = offsets[op.inputs[0]], out = offsets[op.outputs[0]]
@@ -289,9 +289,9 @@ struct TFLitePlanner {
     private func binary(_ op: TFLiteOperator, output: TFLiteTensorInfo) throws(TFLiteError) -> TFLiteLayer {
         let isPRelu = op.code == TFLiteOperator.prelu
         var a = op.inputs[0], b = op.inputs[1]
-        var activation = TFLiteActivation.none
+        var activation = NeuralActivation.none
         if !isPRelu, let options = try op.options(ofType: 11, "AddOptions") {
-            activation = try TFLiteActivation(code: options.int8(0, default: 0), for: op)
+            activation = try NeuralActivation(code: options.int8(0, default: 0), for: op)
         }
         guard let shape = TFLiteBroadcast.shape(tensors[a].shape, tensors[b].shape) else {
             throw op.error("cannot broadcast \(tensors[a].label) with \(tensors[b].label)")
@@ -338,7 +338,7 @@ struct TFLitePlanner {
         var axis = Int(try options?.int32(0, default: 0) ?? 0)
         if axis < 0 { axis += rank }
         guard axis >= 0, axis < rank else { throw op.error("axis \(axis) out of range for rank \(rank)") }
-        let activation = try TFLiteActivation(code: options?.int8(1, default: 0) ?? 0, for: op)
+        let activation = try NeuralActivation(code: options?.int8(1, default: 0) ?? 0, for: op)
         var extent = 0
         var parts: [(offset: Int, chunk: Int)] = []
         let inner = output.shape[(axis + 1)...].reduce(1, *)

@@ -6,9 +6,9 @@ struct TFLitePoolLayer: Sendable {
     var output: Int
     var batch: Int
     var channels: Int
-    var rows: TFLiteWindow
-    var columns: TFLiteWindow
-    var activation: TFLiteActivation
+    var rows: NeuralWindow
+    var columns: NeuralWindow
+    var activation: NeuralActivation
 
     func run(_ arena: UnsafeMutablePointer<Float>) {
         let c = channels, blocks = (c + 7) / 8
@@ -16,24 +16,18 @@ struct TFLitePoolLayer: Sendable {
         for n in 0..<batch {
             let source = arena + input + n * rows.input * width * c
             var dst = arena + output + n * rows.output * columns.output * c
-            for oy in 0..<rows.output {
-                let rowTaps = rows.taps(at: oy)
-                let y0 = oy * rows.stride - rows.padBefore
-                for ox in 0..<columns.output {
-                    let colTaps = columns.taps(at: ox)
-                    let x0 = ox * columns.stride - columns.padBefore
-                    for block in 0..<blocks {
-                        var acc = SIMD8<Float>(repeating: -.infinity)
-                        for ky in rowTaps {
-                            let row = source + (y0 + ky * rows.dilation) * width * c + block * 8
-                            for kx in colTaps {
-                                acc = TFLiteSIMD.max(acc, TFLiteSIMD.load(row + (x0 + kx * columns.dilation) * c))
-                            }
+            NeuralWindow.forEachOutput(rows: rows, columns: columns) { y0, x0, rowTaps, colTaps in
+                for block in 0..<blocks {
+                    var acc = SIMD8<Float>(repeating: -.infinity)
+                    for ky in rowTaps {
+                        let row = source + (y0 + ky * rows.dilation) * width * c + block * 8
+                        for kx in colTaps {
+                            acc = NeuralSIMD.max(acc, NeuralSIMD.load(row + (x0 + kx * columns.dilation) * c))
                         }
-                        TFLiteSIMD.store(activation.apply(acc), dst + block * 8, lanes: Swift.min(8, c - block * 8))
                     }
-                    dst += c
+                    NeuralSIMD.store(activation.apply(acc), dst + block * 8, lanes: Swift.min(8, c - block * 8))
                 }
+                dst += c
             }
         }
     }

@@ -1,4 +1,5 @@
-"""tools/character/export.py's weights format (E2CP): what encode writes, e2cp_layers and forward read back.
+"""tools/character/export.py's weights file (E2NW, tools/lib/e2nw.py): what encode writes, common.file_layers and
+forward read back.
 
 numpy only (no torch): the committed weights files (Sources/CCharacterWeights) decoded and encoded again byte for
 byte, their info headers written again, and a small network of every layer kind through the format against a
@@ -24,29 +25,21 @@ COMMITTED = [("character_weights", "the character point finder's weights file", 
 
 def decode(data):
     """The file's layers as export.layers_of gives them: (kind, a, b, c, relu, weights, bias or order)."""
-    out = []
-    for kind, a, b, c, relu, off in common.e2cp_layers(data):
-        if kind == 4:
-            out.append((kind, a, b, c, bool(relu), None, np.frombuffer(data, "<u4", b, off).astype(np.int64)))
-            continue
-        n = b * a * (9 if kind in (1, 3) else 1)
-        w = np.frombuffer(data, "<f4", n, off).astype(np.float64)
-        w = w.reshape(b, a, 3, 3) if kind in (1, 3) else w.reshape(b, a)
-        bias = np.frombuffer(data, "<f4", b, off + 4 * n).astype(np.float64)
-        out.append((kind, a, b, c, bool(relu), w, bias))
-    return out
+    return [(kind, a, b, c, relu, None if w is None else w.astype(np.float64),
+             bias.astype(np.int64 if kind == 4 else np.float64))
+            for kind, a, b, c, relu, w, bias in common.file_layers(data)[1]]
 
 
 @pytest.mark.parametrize("name, what, trainer", COMMITTED)
 def test_the_committed_weights_encode_again_byte_for_byte(name, what, trainer, tmp_path):
-    data = open(os.path.join(WEIGHTS, name + ".e2cp"), "rb").read()
+    data = open(os.path.join(WEIGHTS, name + ".e2nw"), "rb").read()
     layers = decode(data)
     assert layers[-1][0] == 4, "the heads come last"
     assert export.encode(layers) == data
     export.write(data, str(tmp_path), name, what, trainer)
     header = os.path.join("include", name + "_info.h")
     assert open(tmp_path / header).read() == open(os.path.join(WEIGHTS, header)).read()
-    assert open(tmp_path / (name + ".e2cp"), "rb").read() == data
+    assert open(tmp_path / (name + ".e2nw"), "rb").read() == data
 
 
 def conv(x, w, bias, stride, dilation):
@@ -70,8 +63,10 @@ def test_every_layer_kind_round_trips_and_computes_what_it_says():
     order = np.array([4, 5, 0, 1, 2, 3, 6, 7])  # 3 heatmaps (x, y each) and 2 means, permuted
     layers = [(1, 4, 6, 2, True, w1, b1), (3, 6, 5, 2, False, w2, b2), (4, 5, 8, 3, False, None, order)]
     data = export.encode(layers)
-    assert data[:4] == b"E2CP"
-    assert np.frombuffer(data, "<u4", 4, 4).tolist() == [2, common.SIZE, 8, 3]  # version 2: kinds 3 and 4
+    assert data[:4] == b"E2NW"
+    kind, tensors = common.e2nw.decode(data)
+    assert kind == "essence2-character-points"
+    assert [int(tensors[n]) for n in ("size", "outputs", "layers")] == [common.SIZE, 8, 3]
     back = decode(data)
     assert [layer[:5] for layer in back] == [layer[:5] for layer in layers]
     for (_, _, _, _, _, w, b), (_, _, _, _, _, w0, b0) in zip(back, layers):
@@ -90,18 +85,20 @@ def test_every_layer_kind_round_trips_and_computes_what_it_says():
     assert np.allclose(export.forward(data, x), values[order], atol=1e-9)
 
 
-def test_a_dense_network_is_version_1():
+def test_a_dense_network_computes_its_product():
     rng = np.random.default_rng(8)
     w, b = rng.normal(0, .3, (3, 4)), rng.normal(0, .1, 3)
     data = export.encode([(2, 4, 3, 0, False, w, b)])
-    assert np.frombuffer(data, "<u4", 4, 4).tolist() == [1, common.SIZE, 3, 1]
+    assert common.file_layers(data)[1][0][:5] == (2, 4, 3, 0, False)
     x = rng.normal(0, 1, 4)
     assert np.allclose(export.forward(data, x), w.astype("<f4") @ x + b.astype("<f4"), atol=1e-6)
 
 
-def test_a_file_with_bytes_left_over_is_refused():
-    data = open(os.path.join(WEIGHTS, "character_refine.e2cp"), "rb").read()
-    with pytest.raises(AssertionError):
-        common.e2cp_layers(data + b"\0\0\0\0")
-    with pytest.raises(AssertionError):
-        common.e2cp_layers(data[:-4])
+def test_a_damaged_or_foreign_file_is_refused():
+    data = open(os.path.join(WEIGHTS, "character_refine.e2nw"), "rb").read()
+    for bad in (data + b"\0\0\0\0", data[:-4], b"E2CP" + data[4:]):
+        with pytest.raises(ValueError):
+            common.file_layers(bad)
+    lipsync = open(os.path.join(ROOT, "Sources", "CEssence2Weights", "lipsync_weights.e2nw"), "rb").read()
+    with pytest.raises(ValueError):
+        common.file_layers(lipsync)
