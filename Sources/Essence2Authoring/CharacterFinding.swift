@@ -2,8 +2,6 @@ import Essence2Runtime
 
 /// What `CharacterPointFinder` finds in a picture: the character's points in the picture's pixels (eye radii and
 /// outline always given, the mouth opening left to the builder), the mouth's runner-up reading, and how sure it is.
-/// Reads the points' members directly (`finding.leftEye` is `finding.points.leftEye`).
-@dynamicMemberLookup
 package struct CharacterFinding: Sendable, Equatable {
     package var points: CharacterPoints
     /// The finder's next choice after `points.mouth` (never the same state): what the mouth is when the picture does
@@ -12,8 +10,6 @@ package struct CharacterFinding: Sendable, Equatable {
     /// 0...1: how much to trust the points (CharacterPointFinder's documentation says how it is made). Below
     /// `CharacterPointFinder.lowConfidence` the caller should say so and point the user at the rig editor.
     package var confidence: Float
-
-    package subscript<Value>(dynamicMember path: KeyPath<CharacterPoints, Value>) -> Value { points[keyPath: path] }
 
     /// A finding; a runner-up equal to the mouth (or nil) becomes the likeliest other state.
     package init(points: CharacterPoints, mouthRunnerUp: CharacterPoints.MouthStyle? = nil, confidence: Float) {

@@ -20,20 +20,20 @@ extension CharacterPointFinder {
         var boxes: [PixelRect] = []
         var last = first
         while found.count < max(1, min(limit, maxFaces)) {
-            guard let box = clearingBox(last.outline, width: width, height: height) else { break }
+            guard let box = clearingBox(last.points.outline, width: width, height: height) else { break }
             boxes.append(box)
             for y in box.y..<box.maxY {
                 for x in box.x..<box.maxX { cleared[y * width + x] = 0 }
             }
             let next = try find(bgr: bgr, alpha: cleared, width: width, height: height, network: network, refiner: refiner)
-            let eyesOutside = [next.leftEye, next.rightEye].allSatisfy { eye in
-                !boxes.contains { eye.x >= Float($0.x) && eye.x < Float($0.maxX) && eye.y >= Float($0.y) && eye.y < Float($0.maxY) }
+            let eyesOutside = [next.points.leftEye, next.points.rightEye].allSatisfy { eye in
+                !boxes.contains { box in Self.contains(box, eye) }
             }
             guard next.confidence >= lowConfidence, eyesOutside else { break }
             found.append(next)
             last = next
         }
-        let further = found.dropFirst().sorted { area($0.outline) > area($1.outline) }
+        let further = found.dropFirst().sorted { area($0.points.outline) > area($1.points.outline) }
         return [first] + further
     }
 
@@ -50,6 +50,11 @@ extension CharacterPointFinder {
         let x1 = min(width, Int((hi.x + grow.x).rounded(.up))), y1 = min(height, Int((hi.y + grow.y).rounded(.up)))
         guard x1 > x0, y1 > y0 else { return nil }
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// Whether `p` lies in `box`.
+    private static func contains(_ box: PixelRect, _ p: SIMD2<Float>) -> Bool {
+        p.x >= Float(box.x) && p.x < Float(box.maxX) && p.y >= Float(box.y) && p.y < Float(box.maxY)
     }
 
     /// The area of an outline's box.

@@ -39,13 +39,13 @@ import Testing
     @Test func twoCharactersAreOfferedAsTwoFacesTheFindersAnswerFirst() throws {
         let p = Self.pair()
         let faces = try CharacterPointFinder.faces(bgr: p.bgr, alpha: p.alpha, width: p.width, height: p.height)
-        #expect(faces.count == 2, "\(faces.map { ($0.leftEye, $0.rightEye) })")
+        #expect(faces.count == 2, "\(faces.map { ($0.points.leftEye, $0.points.rightEye) })")
         guard faces.count == 2 else { return }
         let first = try CharacterPointFinder.find(bgr: p.bgr, alpha: p.alpha, width: p.width, height: p.height)
         #expect(faces[0] == first)
         // Each face's eyes on one of the characters, and the two faces on different characters.
         var matched: Set<Int> = []
-        for face in faces {
+        for face in faces.map(\.points) {
             let index = p.eyes.indices.min { Self.distance(face.leftEye, p.eyes[$0][0]) < Self.distance(face.leftEye, p.eyes[$1][0]) }!
             let eyeDistance = Self.distance(p.eyes[index][0], p.eyes[index][1])
             #expect(Self.distance(face.leftEye, p.eyes[index][0]) < 0.25 * eyeDistance)

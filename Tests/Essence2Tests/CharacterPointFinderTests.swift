@@ -71,7 +71,7 @@ enum CharacterFixture {
             #expect(error <= 0.25, "\(name) \(key): \(p) vs \(t), \(error) eye distances")
         }
         #expect(worst <= 0.15, "\(name): worst point \(worst) eye distances")
-        #expect(found.outline.count == 16)
+        #expect(found.points.outline.count == 16)
         #expect((0...1).contains(found.confidence))
     }
 
@@ -91,9 +91,10 @@ enum CharacterFixture {
         #expect(abs(Double(found.confidence) - confidence) < 0.01)
     }
 
-    static func eyeAndMouth(_ p: CharacterFinding) -> [(String, SIMD2<Float>)] {
-        [("left_eye", p.leftEye), ("right_eye", p.rightEye), ("mouth_left", p.mouthLeft),
-         ("mouth_right", p.mouthRight), ("mouth_center", p.mouthCenter)]
+    static func eyeAndMouth(_ finding: CharacterFinding) -> [(String, SIMD2<Float>)] {
+        let p = finding.points
+        return [("left_eye", p.leftEye), ("right_eye", p.rightEye), ("mouth_left", p.mouthLeft),
+                ("mouth_right", p.mouthRight), ("mouth_center", p.mouthCenter)]
     }
 
     @Test func blankAndNoisePicturesGiveLowConfidence() throws {
@@ -264,14 +265,15 @@ enum CharacterFixture {
             let width = try #require(info["width"] as? Int), height = try #require(info["height"] as? Int)
             let rgba = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(file)")))
             let picture = CharacterFixture.split(rgba, width: width, height: height)
-            let p = try CharacterPointFinder.find(bgr: picture.bgr, alpha: picture.alpha, width: width, height: height)
+            let finding = try CharacterPointFinder.find(bgr: picture.bgr, alpha: picture.alpha, width: width, height: height)
+            let p = finding.points
             func a(_ v: SIMD2<Float>?) -> Any { v.map { [Double($0.x), Double($0.y)] } ?? NSNull() }
             let doc: [String: Any] = [
                 "left_eye": a(p.leftEye), "right_eye": a(p.rightEye), "mouth_left": a(p.mouthLeft),
                 "mouth_right": a(p.mouthRight), "mouth_center": a(p.mouthCenter), "left_brow": a(p.leftBrow),
                 "right_brow": a(p.rightBrow), "left_eye_radius": Double(p.leftEyeRadius ?? 0),
                 "right_eye_radius": Double(p.rightEyeRadius ?? 0), "mouth": p.mouth.rawValue,
-                "outline": p.outline.map { a($0) }, "confidence": Double(p.confidence),
+                "outline": p.outline.map { a($0) }, "confidence": Double(finding.confidence),
             ]
             let data = try JSONSerialization.data(withJSONObject: doc)
             try data.write(to: URL(fileURLWithPath: "\(dir)/\(name).result.json"))

@@ -1,7 +1,6 @@
 /// The rig of a character avatar (Expression 2): its points in output-frame pixels (x right, y down; "left" is
 /// the picture's left), with the eye radii and the mouth opening always given, and where the frame came from in
-/// the source picture. Reads the points' members directly (`rig.leftEye` is `rig.points.leftEye`).
-@dynamicMemberLookup
+/// the source picture. The points' members are at hand on the rig too (`rig.leftEye` is `rig.points.leftEye`).
 package struct CharacterRig: Sendable, Equatable {
     /// How the mouth is drawn in the picture.
     package typealias MouthStyle = CharacterPoints.MouthStyle
@@ -43,12 +42,44 @@ package struct CharacterRig: Sendable, Equatable {
     /// Most points in the head outline.
     package static let maxOutlinePoints = CharacterPoints.maxOutlinePoints
 
-    package subscript<Value>(dynamicMember path: KeyPath<CharacterPoints, Value>) -> Value { points[keyPath: path] }
-
-    package subscript<Value>(dynamicMember path: WritableKeyPath<CharacterPoints, Value>) -> Value {
-        get { points[keyPath: path] }
-        set { points[keyPath: path] = newValue }
+    /// Eye centres.
+    package var leftEye: SIMD2<Float> {
+        get { points.leftEye }
+        set { points.leftEye = newValue }
     }
+
+    package var rightEye: SIMD2<Float> {
+        get { points.rightEye }
+        set { points.rightEye = newValue }
+    }
+
+    /// The mouth's corners and the centre of its lip line.
+    package var mouthLeft: SIMD2<Float> {
+        get { points.mouthLeft }
+        set { points.mouthLeft = newValue }
+    }
+
+    package var mouthRight: SIMD2<Float> {
+        get { points.mouthRight }
+        set { points.mouthRight = newValue }
+    }
+
+    package var mouthCenter: SIMD2<Float> {
+        get { points.mouthCenter }
+        set { points.mouthCenter = newValue }
+    }
+
+    /// Brow centres, nil when the character has none.
+    package var leftBrow: SIMD2<Float>? { points.leftBrow }
+    package var rightBrow: SIMD2<Float>? { points.rightBrow }
+    /// How the mouth is drawn.
+    package var mouth: MouthStyle { points.mouth }
+    /// The head's outline, a closed polygon (at least 3 points): what moves with the head.
+    package var outline: [SIMD2<Float>] { points.outline }
+    /// The named points in a fixed order, with their JSON keys.
+    package var namedPoints: [(name: String, point: SIMD2<Float>)] { points.namedPoints }
+    /// The distance between the eyes, in frame pixels.
+    package var eyeDistance: Float { points.eyeDistance }
 
     /// Eye radii in pixels (half the eye's height, about).
     package var leftEyeRadius: Float {
