@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-real-data lipsync-train lipsync-eval mouth-shapes all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: service-venv api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-real-data lipsync-train lipsync-eval mouth-shapes all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -248,13 +248,18 @@ test-service: build
 test-load:
 	service/run_tests.sh --load
 
+# The reference service's venv (build/venv-service), set up or refreshed when service/pyproject.toml changed: what
+# the end-to-end stages need of the service (its own tests are test-service's, run once in `make test`).
+service-venv:
+	service/run_tests.sh --venv
+
 # Sessions end to end: engines through the C interface against the reference service on loopback.
-test-sessions: build test-service
+test-sessions: build service-venv
 	SERVICE_PYTHON=build/venv-service/bin/python integration/sessions/run.sh
 
 # Avatar downloads end to end: the library, Essence2Kit's C twin, the Python package and `essence2 avatar get`
 # against the service, photoreal and character avatars (the service's `avatar add` checks them with build/essence2).
-test-downloads: build test-service
+test-downloads: build service-venv
 	SERVICE_PYTHON=build/venv-service/bin/python integration/downloads/run.sh
 
 # swift-format's rules with the committed configuration (.swift-format) on Sources, Tests, fuzz/Sources and

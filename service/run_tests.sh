@@ -1,6 +1,7 @@
 #!/bin/sh
 # Tests of the reference service (make test-service): creates or refreshes build/venv-service, then runs pytest.
-# `run_tests.sh --load [OPTIONS]` runs the full load test instead (make test-load).
+# `run_tests.sh --load [OPTIONS]` runs the full load test instead (make test-load); `run_tests.sh --venv` only
+# creates or refreshes the venv (what the end-to-end tests need of the service: make service-venv).
 # Quick when the venv is up to date: a stamp keyed on pyproject.toml's sha256 says so. Exit status: pytest's.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +18,7 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$key" ]; t
     echo "$key" > "$stamp"
 fi
 
+[ "${1:-}" = "--venv" ] && exit 0
 cd "$here"
 set +e
 if [ "${1:-}" = "--load" ]; then  # make test-load: the full load test (tests/loadtest.py), its options after --load
