@@ -8,6 +8,7 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["ARTICULATION_DUMP_DIR"] != nil))
     func dumpArticulation() throws {
         let dir = try #require(ProcessInfo.processInfo.environment["ARTICULATION_DUMP_DIR"])
+        var clips = 0
         for file in try FileManager.default.contentsOfDirectory(atPath: dir).filter({ $0.hasSuffix(".wav") }).sorted() {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(file)")))
             var offset = 12
@@ -33,8 +34,12 @@ import Testing
                 let cue = stream.lastCue
                 rows.append("[\(a.jawOpen), \(a.lipSpread), \(a.lipPress), \(cue.level), \(cue.pitch)]")
             }
+            // Every 640 samples make a frame, and the flushed tail one more.
+            #expect(rows.count == (samples.count + 639) / 640, "\(file): \(rows.count) frames of \(samples.count) samples")
             let name = String(file.dropLast(4))
             try Data(("[" + rows.joined(separator: ",\n") + "]").utf8).write(to: URL(fileURLWithPath: "\(dir)/\(name).artic.json"))
+            clips += 1
         }
+        #expect(clips > 0, "no .wav in \(dir)")
     }
 }
