@@ -43,60 +43,28 @@ package struct CharacterRig: Sendable, Equatable {
     package static let maxOutlinePoints = CharacterPoints.maxOutlinePoints
 
     /// Eye centres.
-    package var leftEye: SIMD2<Float> {
-        get { points.leftEye }
-        set { points.leftEye = newValue }
-    }
-
-    package var rightEye: SIMD2<Float> {
-        get { points.rightEye }
-        set { points.rightEye = newValue }
-    }
-
+    package var leftEye: SIMD2<Float> { points.leftEye }
+    package var rightEye: SIMD2<Float> { points.rightEye }
+    /// Eye radii in pixels (half the eye's height, about).
+    package var leftEyeRadius: Float { points.leftEyeRadius ?? 0 }
+    package var rightEyeRadius: Float { points.rightEyeRadius ?? 0 }
     /// The mouth's corners and the centre of its lip line.
-    package var mouthLeft: SIMD2<Float> {
-        get { points.mouthLeft }
-        set { points.mouthLeft = newValue }
-    }
-
-    package var mouthRight: SIMD2<Float> {
-        get { points.mouthRight }
-        set { points.mouthRight = newValue }
-    }
-
-    package var mouthCenter: SIMD2<Float> {
-        get { points.mouthCenter }
-        set { points.mouthCenter = newValue }
-    }
-
+    package var mouthLeft: SIMD2<Float> { points.mouthLeft }
+    package var mouthRight: SIMD2<Float> { points.mouthRight }
+    package var mouthCenter: SIMD2<Float> { points.mouthCenter }
     /// Brow centres, nil when the character has none.
     package var leftBrow: SIMD2<Float>? { points.leftBrow }
     package var rightBrow: SIMD2<Float>? { points.rightBrow }
     /// How the mouth is drawn.
     package var mouth: MouthStyle { points.mouth }
+    /// Height of a drawn-open mouth's opening at its centre, in pixels (0 when closed or absent).
+    package var mouthOpening: Float { points.mouthOpening ?? 0 }
     /// The head's outline, a closed polygon (at least 3 points): what moves with the head.
     package var outline: [SIMD2<Float>] { points.outline }
     /// The named points in a fixed order, with their JSON keys.
     package var namedPoints: [(name: String, point: SIMD2<Float>)] { points.namedPoints }
     /// The distance between the eyes, in frame pixels.
     package var eyeDistance: Float { points.eyeDistance }
-
-    /// Eye radii in pixels (half the eye's height, about).
-    package var leftEyeRadius: Float {
-        get { points.leftEyeRadius ?? 0 }
-        set { points.leftEyeRadius = newValue }
-    }
-
-    package var rightEyeRadius: Float {
-        get { points.rightEyeRadius ?? 0 }
-        set { points.rightEyeRadius = newValue }
-    }
-
-    /// Height of a drawn-open mouth's opening at its centre, in pixels (0 when closed or absent).
-    package var mouthOpening: Float {
-        get { points.mouthOpening ?? 0 }
-        set { points.mouthOpening = newValue }
-    }
 
     /// A frame point in the source picture's pixels.
     package func sourcePoint(_ p: SIMD2<Float>) -> SIMD2<Float> {
