@@ -39,12 +39,7 @@ extension CharacterPointFinder {
 
     /// The box of an outline grown by a quarter of its size each way, inside the picture; nil when empty.
     static func clearingBox(_ outline: [SIMD2<Float>], width: Int, height: Int) -> PixelRect? {
-        guard var lo = outline.first else { return nil }
-        var hi = lo
-        for p in outline where p.x.isFinite && p.y.isFinite {
-            lo = pointwiseMin(lo, p)
-            hi = pointwiseMax(hi, p)
-        }
+        guard let (lo, hi) = bounds(outline.filter { $0.x.isFinite && $0.y.isFinite }) else { return nil }
         let grow = (hi - lo) * 0.25
         let x0 = max(0, Int((lo.x - grow.x).rounded(.down))), y0 = max(0, Int((lo.y - grow.y).rounded(.down)))
         let x1 = min(width, Int((hi.x + grow.x).rounded(.up))), y1 = min(height, Int((hi.y + grow.y).rounded(.up)))
@@ -59,12 +54,7 @@ extension CharacterPointFinder {
 
     /// The area of an outline's box.
     private static func area(_ outline: [SIMD2<Float>]) -> Float {
-        guard var lo = outline.first else { return 0 }
-        var hi = lo
-        for p in outline {
-            lo = pointwiseMin(lo, p)
-            hi = pointwiseMax(hi, p)
-        }
+        guard let (lo, hi) = bounds(outline) else { return 0 }
         return (hi.x - lo.x) * (hi.y - lo.y)
     }
 }

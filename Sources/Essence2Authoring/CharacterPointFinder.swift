@@ -80,14 +80,21 @@ package enum CharacterPointFinder {
     }
 
     private static func headBox(_ outline: [SIMD2<Float>], scale: Float) -> Box {
-        var lo = outline[0], hi = outline[0]
-        for p in outline {
-            lo = simd_min(lo, p)
-            hi = simd_max(hi, p)
-        }
+        let (lo, hi) = bounds(outline) ?? (.zero, .zero)
         let c = (lo + hi) / 2
         let side = max(4, scale * max(hi.x - lo.x, hi.y - lo.y))
         return Box(x0: c.x - side / 2, y0: c.y - side / 2, side: side)
+    }
+
+    /// The corners of the box around `points` (lowest x and y, highest x and y); nil when there are none.
+    static func bounds(_ points: [SIMD2<Float>]) -> (lo: SIMD2<Float>, hi: SIMD2<Float>)? {
+        guard var lo = points.first else { return nil }
+        var hi = lo
+        for p in points {
+            lo = simd_min(lo, p)
+            hi = simd_max(hi, p)
+        }
+        return (lo, hi)
     }
 
     struct Picture {
