@@ -22,6 +22,7 @@ final class AtomicOutput {
 
     /// Links the finished file into place under `path`. An existing file is replaced at once.
     func commit() throws(CLIError) {
+        file.detach()
         do {
             try atomic.commit()
         } catch {
@@ -30,5 +31,8 @@ final class AtomicOutput {
     }
 
     /// Drops what was written; the destination is left as it was.
-    func discard() { atomic.discard() }
+    func discard() {
+        file.detach()
+        atomic.discard()
+    }
 }

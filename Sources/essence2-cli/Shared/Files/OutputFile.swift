@@ -34,6 +34,12 @@ final class OutputFile {
 
     deinit { if owns, descriptor >= 0 { Glibc.close(descriptor) } }
 
+    /// Stops writing through a borrowed descriptor (its owner is about to close it): later writes fail with EBADF
+    /// instead of reaching whatever file reuses the number.
+    func detach() {
+        if !owns { descriptor = -1 }
+    }
+
     func write(_ bytes: UnsafeRawBufferPointer) throws(CLIError) {
         if let code = AtomicFile.writeAll(bytes, to: descriptor) {
             throw CLIError("cannot write '\(path)': \(String(cString: strerror(code)))")
