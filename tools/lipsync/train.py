@@ -250,6 +250,8 @@ def background_alone(train, rng, count):
 
 
 M_WEIGHT = 4.0   # loss weight of frames inside an m (train.py --m-weight; p and b: 4)
+FV_WEIGHT = 1.0  # loss weight of frames inside an f or v (train.py --fv-weight)
+LABIODENTALS = ("f", "v")
 
 
 def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0, exclude=(), weight=1.0):
@@ -265,6 +267,7 @@ def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0, exclude
     w = np.ones(n, np.float32)
     w[[p in BILABIALS for p in fp]] = 4.0
     w[[p == "m" for p in fp]] = M_WEIGHT
+    w[[p in LABIODENTALS for p in fp]] = FV_WEIGHT
     w[[p == "sil" for p in fp]] = silence_weight
     w *= weight
     for a, b in exclude:
@@ -514,14 +517,17 @@ def main():
     ap.add_argument("--asterisk-weight", type=float, default=1.0, help="loss weight of their frames")
     ap.add_argument("--m-weight", type=float, default=4.0, help="loss weight of the frames inside an m (p and b: "
                     "4; the m is the closure most often left open on recorded speakers)")
+    ap.add_argument("--fv-weight", type=float, default=1.0, help="loss weight of the frames inside an f or v "
+                    "(their lip tuck; 1: weighted as any other sound)")
     ap.add_argument("--jobs", type=int, help="processes training the members (default: one per member)")
     ap.add_argument("--channel", type=float, default=0.3, help="share of utterances also used through a codec "
                     "or channel (channel.py)")
     ap.add_argument("--languages", help="train only on the utterances of these languages (comma-separated, `en` "
                     "for the English voices; default: all in the data set), to measure what each adds")
     a = ap.parse_args()
-    global M_WEIGHT
+    global M_WEIGHT, FV_WEIGHT
     M_WEIGHT = a.m_weight
+    FV_WEIGHT = a.fv_weight
     start = time.time()
     rng = np.random.default_rng(a.seed)
 
@@ -593,7 +599,7 @@ def main():
                   "asterisk_train": {k: metrics(net, v) for k, v in asterisk_by_speaker(ast_train, 20).items()},
                   "asterisk_share": a.asterisk_share, "asterisk_prompts": len(ast_train)} if ast_train else {}),
               "real_copies": a.real_copies if real_train else 0, "channel_share": a.channel,
-              "train_seconds": round(time.time() - start, 1), "steps": a.steps, "m_weight": a.m_weight, "members": a.members, "seed": a.seed,
+              "train_seconds": round(time.time() - start, 1), "steps": a.steps, "m_weight": a.m_weight, "fv_weight": a.fv_weight, "members": a.members, "seed": a.seed,
               "train_utterances": len(train), "val_utterances": len(val), "languages": a.languages or "all"}
     os.makedirs(a.out, exist_ok=True)
     torch.save({"members": [m.state_dict() for m in members], "embed": a.embed, "hidden1": a.hidden1,
