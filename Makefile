@@ -36,7 +36,7 @@ LIPSYNC_PKGS := espeak-ng libespeak-ng1 festival festvox-kallpc16k festvox-kdlpc
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-ca-ona-hts festvox-hi-nsk festvox-mr-nsk festvox-te-nsk festvox-ru
 
-.PHONY: service-venv api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-real-data lipsync-train lipsync-eval mouth-shapes all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
+.PHONY: tests-build fuzz-build test-builds service-venv api-check api-baseline docs test-exports test-format fuzz test-fuzz soak test-soak test-rig lib need-build need-sdl need-gst test-fresh gst test-gst test-service test-load test-sessions test-downloads sheet python test-python bench-batch test-tools lipsync-align test-swiftpm test-tsan test-player live lipsync-deps lipsync-data lipsync-real-data lipsync-train lipsync-eval mouth-shapes all deps build examples test test-swift test-c test-cli test-install demo bench install uninstall clean help
 
 all: build examples gst
 
@@ -190,11 +190,16 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h incl
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer $(CWARN) -pthread \
 	  $(CTEST_SOURCES) -o $@ $(LINKLIB) -lm
 
-# Every stage in turn, timed (tools/test_stages.sh: all stages run, then a table of seconds per stage; exit 1 when
-# any failed). Each stage is also a target of its own. The soak (two minutes of real-time rendering that judges
-# leaks, threads and descriptors, not speed) runs in the background beside the stages after the C tests.
-TEST_STAGES := test-format api-check test-swift test-c test-soak\& test-tsan test-fuzz test-cli test-rig test-install \
-      test-player test-swiftpm test-tools test-python test-gst test-service test-sessions test-downloads
+# Every stage in turn, timed (tools/test_stages.sh: all stages run, then a table of wall-clock and CPU seconds per
+# stage; exit 1 when any failed). Each stage is also a target of its own. Three stages that mostly wait run in the
+# background beside the others (measured alone: sessions 102 s of wall clock for 40 s of CPU, a minute of it the
+# service's idle close; the players 41 s for 9 s, real-time playback; the soak two minutes of real-time rendering
+# that judges leaks, threads and descriptors, not speed): each starts once what it needs is built in the
+# foreground (the release build, the service's venv, the C examples), so no two makes build the same file. The
+# four Swift builds the stages use come first, side by side (test-builds, below).
+TEST_STAGES := test-format test-builds api-check service-venv test-sessions\& test-swift test-c test-soak\& test-player\& \
+      test-tsan test-fuzz test-cli test-rig test-install test-swiftpm test-tools test-python test-gst test-service \
+      test-downloads
 test: deps
 	@tools/test_stages.sh $(TEST_STAGES)
 
@@ -273,6 +278,20 @@ test-format:
 test-swift: build
 	$(SWIFT) test -c release --scratch-path .build/tests
 
+# The Swift builds of the stages, side by side: the release build (make build), the tests' (exactly as
+# `swift test -c release` builds them: a filter that names no test runs none), ThreadSanitizer's and the fuzzers'.
+# Each is mostly one compiler process at a time (a release build of the runtime module alone keeps one core
+# busy), so on two cores they take about half as long together as in turn. Each stage still builds what it needs
+# when run alone; after this, their builds find nothing to do.
+tests-build:
+	$(SWIFT) test -c release --scratch-path .build/tests --filter '^$$'
+
+fuzz-build:
+	SWIFT=$(SWIFT) FUZZ_BUILD_ONLY=1 tools/fuzz.sh
+
+test-builds:
+	@$(MAKE) --no-print-directory -j4 build tests-build $(TSAN_SWIFT) fuzz-build
+
 # Reference documentation (tools/make_docs.sh, about 10 s after make): DocC sites for Essence2Kit and Expression2
 # (symbol graphs from the release build's modules) and a page per C header (clang -extract-api), in build/docs;
 # serve them with python3 -m http.server -d build/docs.
@@ -295,7 +314,7 @@ api-baseline: build
 	SWIFT=$(SWIFT) tools/check_api.sh --update
 
 # integration/c/curl/abi_check.c: the libcurl ABI the library declares for itself equals <curl/curl.h>'s.
-test-c: all $(CTESTS) $(ASAN_EXAMPLES) test-exports
+test-c: all $(CTESTS) $(ASAN_EXAMPLES) $(OUT)/asan/live_player test-exports
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -ISources/CCurlLoader/include integration/c/curl/abi_check.c
 	integration/c/run.sh
 

@@ -11,7 +11,7 @@
 # New inputs go to .build/fuzz/corpus/<harness>, kept from run to run unless FUZZ_FRESH=1 (the repository's
 # corpus is only read; FUZZ_MERGE=1 merges what a run found into it, minimised); a crash's input is written to
 # .build/fuzz/crashes/<harness>/ (emptied at the start of each run) and the log to .build/fuzz/logs/<harness>.log.
-# FUZZ_JOBS (default 2) harnesses run at a time.
+# FUZZ_JOBS (default 2) harnesses run at a time. FUZZ_BUILD_ONLY=1 builds them and stops (make fuzz-build).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -25,6 +25,7 @@ for h in $HARNESSES; do
     ESSENCE2_FUZZ=1 $SWIFT build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
         --scratch-path "$SCRATCH" --product "fuzz-$h" 2>&1 | grep -v 'ld.gold: warning: Cannot export local symbol' || exit 1
 done
+[ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 BIN=$("$SWIFT" build -c release --scratch-path "$SCRATCH" --show-bin-path)
 
 # One harness: its corpus, its dictionary when it has one, a time box; the summary line comes from libFuzzer's

@@ -100,3 +100,23 @@ def test_the_stage_runner_times_every_stage_runs_the_rest_after_a_failure_and_fa
     passing = subprocess.run([str(TOOLS / "test_stages.sh"), "first"],
                              env={"PATH": "/usr/bin:/bin", "MAKE": f"make -f {makefile}"}, capture_output=True, text=True)
     assert passing.returncode == 0 and "every stage passed" in passing.stdout
+
+
+def test_stage_table_counts_the_cpu_of_each_stage(tmp_path):
+    """The CPU column: the user and system seconds of a stage's processes, in the foreground and the background
+    alike; a stage that sleeps uses none."""
+    import subprocess
+
+    makefile = tmp_path / "Makefile"
+    spin = "python3 -c 'import time; t = time.process_time(); exec(\"while time.process_time() - t < 1.5: pass\")'"
+    makefile.write_text(f"busy:\n\t@{spin}\nbusy2:\n\t@{spin}\nidle:\n\t@sleep 1.5\n")
+    run = subprocess.run([str(TOOLS / "test_stages.sh"), "busy", "busy2&", "idle"],
+                         env={"PATH": "/usr/bin:/bin", "MAKE": f"make -f {makefile}"}, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = {}
+    for line in run.stdout[run.stdout.index("time per stage"):].splitlines()[2:]:
+        parts = line.split()
+        if parts and parts[-1] == "ok":
+            rows[" ".join(parts[:-3])] = (int(parts[-3]), int(parts[-2]))
+    assert rows["busy"][1] >= 1 and rows["busy2 (background)"][1] >= 1, rows
+    assert rows["idle"][0] >= 1 and rows["idle"][1] == 0, rows
