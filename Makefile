@@ -194,11 +194,13 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h incl
 # stage; exit 1 when any failed). Each stage is also a target of its own. Three stages that mostly wait run in the
 # background beside the others (measured alone: sessions 102 s of wall clock for 40 s of CPU, a minute of it the
 # service's idle close; the players 41 s for 9 s, real-time playback; the soak two minutes of real-time rendering
-# that judges leaks, threads and descriptors, not speed): each starts once what it needs is built in the
-# foreground (the release build, the service's venv, the C examples), so no two makes build the same file. The
-# four Swift builds the stages use come first, side by side (test-builds, below).
-TEST_STAGES := test-format test-builds api-check service-venv test-sessions\& test-swift test-c test-soak\& test-player\& \
-      test-tsan test-fuzz test-cli test-rig test-install test-swiftpm test-tools test-python test-gst test-service \
+# that judges leaks, threads and descriptors, not speed): they start once what they need is built in the
+# foreground (the release build, the service's venv, the C examples), so no two makes build the same file, and
+# after the stages that time real-time pacing under load (the C tests, ThreadSanitizer's: its frame_fd check
+# counted 37 frames in 2 s instead of 50 with all three beside it); the fuzzers they run beside have a fixed time.
+# The four Swift builds the stages use come first, side by side (test-builds, below).
+TEST_STAGES := test-format test-builds api-check service-venv test-swift test-c test-tsan test-sessions\& test-soak\& \
+      test-player\& test-fuzz test-cli test-rig test-install test-swiftpm test-tools test-python test-gst test-service \
       test-downloads
 test: deps
 	@tools/test_stages.sh $(TEST_STAGES)
