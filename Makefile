@@ -75,6 +75,7 @@ help:
 	@echo "make test-format  swift-format's rules (.swift-format) on the Swift sources (10 s, no build)"
 	@echo "make test-exports the library's exported symbols against include/*.h and exports.map (in test-c)"
 	@echo "make api-check    Essence2Kit's and Expression2's public API against api/ (breaking changes fail; in test)"
+	@echo "make test-builds  the four Swift builds make test's stages use, side by side (release, tests, TSan, fuzzers)"
 	@echo "make api-baseline write api/ anew from the build (with a release)"
 	@echo "make docs       reference documentation (DocC): the Swift products and each C header, in $(OUT)/docs/"
 	@echo "make live       watch the sample avatar speak the demo clip in a window, with sound"
