@@ -2,7 +2,8 @@
 # tools/test_stages.sh STAGE...: runs each `make STAGE` in turn (what `make test` does), timing each, and ends with
 # one line per stage (its time in seconds, the CPU seconds its processes used, and ok or FAILED) and the total. A
 # stage written STAGE& starts in the background at its place in the list (its output kept and printed when it
-# ends) while the next ones run: for a stage that mostly waits (the soak renders in real time and judges leaks, threads and descriptors, not speed).
+# ends) while the next ones run: for a stage that mostly waits (the soak renders in real time and judges leaks,
+# threads and descriptors, not speed).
 # Every stage runs even when an earlier one failed, so one run reports them all; the exit status is 1 when any
 # failed. MAKE (default make) and MAKEFLAGS pass through.
 #
