@@ -165,7 +165,7 @@ enum LipSyncModelFixture {
     let other = ArticulationNetwork(
         bandCount: member.bandCount, extraInputs: 1, embeddingSize: member.embeddingSize,
         contextHops: member.contextHops, pastHops: member.pastHops, hidden1: member.hidden1,
-        hidden2: member.hidden2, inputMean: Array(member.inputMean.dropLast()),
+        hidden2: member.hidden2, outputCount: member.outputCount, inputMean: Array(member.inputMean.dropLast()),
         inputScale: Array(member.inputScale.dropLast()),
         embedWeights: Array(member.embedWeights.dropLast(member.embeddingSize)), embedBias: member.embedBias,
         layer1Weights: member.layer1Weights, layer1Bias: member.layer1Bias, layer2Weights: member.layer2Weights,
@@ -173,6 +173,63 @@ enum LipSyncModelFixture {
     #expect(ArticulationEnsemble(members: [member, other]) == nil)
     #expect(ArticulationEnsemble(members: []) == nil)
     #expect(ArticulationEnsemble(members: [member]) != nil)
+}
+
+@Test func aNetworkOfThreeOrFourOutputsDecodesAndNoOther() throws {
+    let file = try NeuralWeights(bytes: ShippedWeights.bytes)
+    let shipped = try ArticulationNetwork(weights: file, member: 0)
+    #expect(ArticulationNetwork.outputCounts.contains(shipped.outputCount))
+    let h2 = shipped.hidden2
+    // The same member with `outputs` outputs: the shipped output layer's first columns, or more made up.
+    let w = shipped.outputWeights
+    let n = shipped.outputCount
+    func with(outputs: Int) throws -> [UInt8] {
+        var weights: [Float] = []
+        for i in 0..<h2 {
+            for o in 0..<outputs { weights.append(o < n ? w[i * n + o] : 0.01 * Float(i % 7)) }
+        }
+        let bias: [Float] = (0..<outputs).map { o in o < n ? shipped.outputBias[o] : -2 }
+        var g = try file.ints("0.geometry", count: 8).map(Int32.init)
+        g[7] = Int32(outputs)
+        let tensors = file.names.map { name -> (String, NeuralTensor) in
+            switch name {
+            case "members": (name, NeuralTensor(shape: [], ints: [1]))
+            case "0.geometry": (name, NeuralTensor(shape: [8], ints: g))
+            case "0.output.weights": (name, NeuralTensor(shape: [h2, outputs], floats: weights))
+            case "0.output.bias": (name, NeuralTensor(shape: [outputs], floats: bias))
+            default: (name, file.tensors[name]!)
+            }
+        }.filter { $0.0 == "members" || $0.0.hasPrefix("0.") }
+        return NeuralWeights(kind: ArticulationEnsemble.kind, tensors: tensors).bytes
+    }
+    #expect(try #require(ArticulationEnsemble(bytes: try with(outputs: 3))).members[0].outputCount == 3)
+    #expect(try #require(ArticulationEnsemble(bytes: try with(outputs: 4))).members[0].outputCount == 4)
+    #expect(ArticulationEnsemble(bytes: try with(outputs: 2)) == nil)
+    #expect(ArticulationEnsemble(bytes: try with(outputs: 5)) == nil)
+    // Both run on speech as an engine's weights.
+    let samples = try SpeechFixture.samples("speech_bilabial")
+    for outputs in 3...4 {
+        var stream = LipSyncStream(weights: try #require(LipSyncWeights(bytes: try with(outputs: outputs))))
+        samples.withUnsafeBufferPointer { stream.append($0) }
+        var frames: [Articulation] = []
+        while let a = stream.nextFrame(flush: true) { frames.append(a) }
+        #expect(frames.count > 10 && frames.allSatisfy { $0 == $0.clamped() }, "\(outputs) outputs")
+        #expect(Set(frames.map(\.jawOpen)).count > 5, "\(outputs) outputs: the mouth moves")
+    }
+}
+
+@Test func theLearnedTuckPullsThePressToTheRenderersTuckUnlessTheLipsAreShut() {
+    func press(_ p: Float, tuck t: Float) -> Float { Articulation(learned: SIMD4(0.1, 0, p, t)).lipPress }
+    #expect(press(0.3, tuck: 0) == 0.3 && press(0.9, tuck: 0) == 0.9)  // no tuck: the press as it is
+    #expect(abs(press(0, tuck: 1) - Articulation.labiodentalPress) < 1e-6)  // f, v: the full tuck
+    #expect(RigControls.tuck(press: press(0.02, tuck: 0.95)) > 0.99)
+    #expect(press(0.9, tuck: 1) == 0.9 && press(0.55, tuck: 1) == 0.55)  // p, b, m: the closure wins
+    #expect(RigControls.tuck(press: press(0.97, tuck: 0.8)) == 0)
+    // Continuous in both: no step as the press crosses the closure's range.
+    let presses = stride(from: Float(0), through: 1, by: 0.01).map { press($0, tuck: 1) }
+    #expect(zip(presses, presses.dropFirst()).allSatisfy { abs($1 - $0) < 0.03 })
+    let a = Articulation(learned: SIMD4(.nan, .infinity, -.infinity, .nan))
+    #expect(a == a.clamped() && a.jawOpen == 0)
 }
 
 @Test func halfPrecisionValuesDecodeExactly() {

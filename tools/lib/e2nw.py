@@ -123,7 +123,7 @@ LIPSYNC_ARRAYS = ["inputMean", "inputScale", "embed.weights", "embed.bias", "lay
 def lipsync_encode(members):
     """The lip-sync weights file of `members`: per member (arrays, geometry), the ten arrays in LIPSYNC_ARRAYS'
     order (any shape, stored as float16 with the shapes the runtime reads) and the eight sizes (bands, extra
-    inputs, embedding, context hops, past hops, hidden 1, hidden 2, outputs = 3)."""
+    inputs, embedding, context hops, past hops, hidden 1, hidden 2, outputs: 3, or 4 with the lip tuck)."""
     tensors = [("members", scalar(len(members)))]
     for i, (arrays, dims) in enumerate(members):
         bands, extra, embed, context, _, h1, h2, outputs = dims

@@ -27,6 +27,7 @@ sys.path.append(os.path.dirname(os.path.abspath(__file__)))
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import e2nw  # noqa: E402
 import features as ft  # noqa: E402
+import targets as tg  # noqa: E402
 import train  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -40,6 +41,7 @@ def parameters(path):
     """Per member: the exported arrays (half precision), in file order, and the sizes."""
     ckpt = torch.load(path, map_location="cpu")
     embed, h1, h2 = ckpt["embed"], ckpt["hidden1"], ckpt["hidden2"]
+    outputs = ckpt.get("outputs", 3)  # 3: a model from before the tuck had its own output (press 0.4 on f, v)
     out = []
     for state in ckpt["members"]:
         s = {k: v.numpy().astype(np.float64) for k, v in state.items()}
@@ -53,7 +55,7 @@ def parameters(path):
             s["out.weight"][:, :, 0].T, s["out.bias"],
         ]
         halves = [np.ascontiguousarray(a, dtype=np.float16) for a in arrays]
-        out.append((halves, (ft.N_MELS, ft.N_INPUTS - ft.N_MELS, embed, ft.CONTEXT_HOPS, ft.PAST_HOPS, h1, h2, 3)))
+        out.append((halves, (ft.N_MELS, ft.N_INPUTS - ft.N_MELS, embed, ft.CONTEXT_HOPS, ft.PAST_HOPS, h1, h2, outputs)))
     return out
 
 
@@ -63,28 +65,35 @@ def blob(members):
 
 
 def forward_member(halves, dims, feats):
-    """Float32 forward pass of one member over utterance_features rows, as ArticulationNetwork.swift computes it."""
+    """Float32 forward pass of one member over utterance_features rows, as ArticulationNetwork.swift computes it:
+    (frames, outputs) = jaw, spread, press and (with 4 outputs) tuck."""
     mean, scale, w0, b0, w1, b1, w2, b2, w3, b3 = [h.astype(np.float32) for h in halves]
     context = dims[3]
     e = np.maximum(((feats.astype(np.float32) - mean) * scale) @ w0 + b0, 0)
     n = (len(e) - context) // ft.HOPS_PER_FRAME + 1
-    out = np.zeros((n, 3), np.float32)
+    outputs = dims[7]
+    out = np.zeros((n, outputs), np.float32)
     for k in range(n):
         x = e[4 * k: 4 * k + context].reshape(-1)
         a = np.maximum(x @ w1 + b1, 0)
         a = np.maximum(a @ w2 + b2, 0)
         z = a @ w3 + b3
-        out[k] = (1 / (1 + np.exp(-z[0])), np.tanh(z[1]), 1 / (1 + np.exp(-z[2])))
-    return np.clip(out, [0, -1, 0], [1, 1, 1])
+        out[k] = (1 / (1 + np.exp(-z[0])), np.tanh(z[1]), *(1 / (1 + np.exp(-z[2:outputs]))))
+    return np.clip(out, [0, -1] + [0] * (outputs - 2), [1] * outputs)
 
 
 def forward(members, feats):
-    """The members' mean, summed in member order (as ArticulationEnsemble.swift does)."""
+    """(frames, 3) jaw, spread and the renderer's press: the members' mean, summed in member order, with the mean
+    press and tuck combined (targets.combined_press), as LearnedArticulationPipeline.swift does."""
     total = None
     for halves, dims in members:
         out = forward_member(halves, dims, feats)
         total = out if total is None else total + out
-    return total / np.float32(len(members))
+    mean = total / np.float32(len(members))
+    if mean.shape[1] == 3:
+        return mean
+    press = tg.combined_press(mean[:, 2].astype(np.float32), mean[:, 3].astype(np.float32)).astype(np.float32)
+    return np.stack([mean[:, 0], mean[:, 1], press], axis=1)
 
 
 def write_weights(data):

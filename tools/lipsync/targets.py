@@ -58,6 +58,12 @@ TABLE = {
 }
 
 FIELDS = ("jawOpen", "lipSpread", "lipPress")
+# The learned model's outputs (learned_targets): the press of the lips together alone (p, b, m), and the lower lip's
+# tuck under the upper teeth (f, v) as a channel of its own, so one output does not carry two gestures.
+LEARNED_FIELDS = ("jawOpen", "lipSpread", "bilabialPress", "lipTuck")
+LABIODENTALS = ("f", "v")
+# The press the renderer draws as a full tuck (TABLE's f and v; Articulation.labiodentalPress in the runtime).
+LABIODENTAL_PRESS = 0.4
 CLASS_OF_HARD = {"p": "bilabial", "b": "bilabial", "m": "bilabial", "f": "labiodental", "v": "labiodental"}
 
 
@@ -178,6 +184,42 @@ def targets(phones, n_frames, frame_rate):
     return out.astype(np.float32)
 
 
+def learned_targets(phones, n_frames, frame_rate):
+    """The learned model's targets, float32 (n_frames, 4) = jawOpen, lipSpread, bilabial press (TABLE's press but
+    0 on f and v), lip tuck (1 on f and v, held as hard phones are), sampled at frame centres. `combined_press` of
+    the last two is the renderer's lipPress (0.4 on f and v, as `targets`)."""
+    t = (np.arange(n_frames, dtype=np.float64) + 0.5) / float(frame_rate)
+    phones = _with_tail(phones, max(n_frames / float(frame_rate), phones[-1][1] if phones else 0.0) + 1.0)
+    jaw = [(s, e, TABLE[p][0], TABLE[p][3]) for s, e, p in phones]
+    press = [(s, e, 0.0 if p in LABIODENTALS else TABLE[p][2], TABLE[p][3]) for s, e, p in phones]
+    tuck = [(s, e, 1.0 if p in LABIODENTALS else 0.0, TABLE[p][3]) for s, e, p in phones]
+    out = np.stack([_curve(jaw, t), _curve(_spread_segments(phones), t), _curve(press, t), _curve(tuck, t)], axis=1)
+    for cls in ("labiodental", "bilabial"):  # minimum visibility, as in `targets`
+        for s, e, p in phones:
+            if CLASS_OF_HARD.get(p) == cls:
+                k = int((s + e) / 2 * frame_rate)
+                if 0 <= k < n_frames:
+                    out[k, 0], out[k, 2], out[k, 3] = TABLE[p][0], (1.0 if cls == "bilabial" else 0.0), \
+                        (1.0 if cls == "labiodental" else 0.0)
+    lo, hi = np.array([0, -1, 0, 0]), np.array([1, 1, 1, 1])
+    return np.clip(out, lo, hi).astype(np.float32)
+
+
+def _smoothstep(e0, e1, x):
+    u = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return u * u * (3 - 2 * u)
+
+
+def combined_press(press, tuck, xp=np):
+    """The renderer's lipPress from the learned model's bilabial press and tuck, as the runtime's
+    `Articulation(learnedJaw:spread:press:tuck:)` computes it: the tuck pulls the press to LABIODENTAL_PRESS (the
+    renderer's full tuck) unless the lips are pressed together (from 0.4, fully from 0.55: the closure wins).
+    `xp`: numpy, or torch for the training loss."""
+    u = xp.clip((press - 0.4) / 0.15, 0.0, 1.0)
+    gate = 1 - u * u * (3 - 2 * u)
+    return press + (LABIODENTAL_PRESS - press) * tuck * gate
+
+
 def expected_openness(phones, n_frames, frame_rate):
     """Visible mouth opening the eval correlates with: jawOpen * (1 - lipPress), float32 (n_frames,)."""
     a = targets(phones, n_frames, frame_rate)
@@ -212,6 +254,17 @@ def selftest():
     assert o[int(0.315 * 25)] == 0 and o[6] > 0.8 and o[9] > 0.8, "short closure not visible at 25 frames/s"
     # any rate: 100 Hz and 25 Hz agree at common instants (frame centres 0.02 + 0.04k are 100 Hz centres+0.015)
     assert targets(ph, 130, 100).shape == (130, 3) and expected_openness(ph, 33, 25).shape == (33,)
+    # the learned targets: f and v tuck without a press, p/b/m press without a tuck; combined, the renderer's press
+    fv = [(0.0, 0.2, "sil"), (0.2, 0.3, "aa"), (0.3, 0.4, "f"), (0.4, 0.5, "aa"), (0.5, 0.6, "m"), (0.6, 0.8, "sil")]
+    lt = learned_targets(fv, 800, 1000.0)
+    t8 = (np.arange(800) + 0.5) / 1000.0
+    f_in, m_in = (t8 > 0.3) & (t8 < 0.4), (t8 > 0.5) & (t8 < 0.6)
+    assert np.all(lt[f_in, 3] == 1) and np.all(lt[f_in, 2] == 0), "f is not a tuck alone"
+    assert np.all(lt[m_in, 2] == 1) and np.all(lt[m_in, 3] == 0), "m is not a press alone"
+    both = combined_press(lt[:, 2].astype(np.float64), lt[:, 3].astype(np.float64))
+    assert np.allclose(both[f_in], LABIODENTAL_PRESS) and np.allclose(both[m_in], 1.0), "combined press is off"
+    assert np.allclose(both[(t8 > 0.22) & (t8 < 0.25)], 0.0), "a vowel is pressed"
+    assert combined_press(0.9, 1.0) == 0.9 and abs(combined_press(0.1, 1.0) - 0.4) < 1e-12, "the closure must win"
     print("targets selftest: ok")
 
 

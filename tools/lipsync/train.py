@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Train the learned lip-sync model (CPU, seeded): 16 kHz speech -> jaw / lip spread / lip press per 40 ms frame.
+"""Train the learned lip-sync model (CPU, seeded): 16 kHz speech -> jaw / lip spread / lip press / lip tuck per 40
+ms frame.
 
     python3 tools/lipsync/train.py --data build/lipsync-data --out build/lipsync-model [--seed 1]
     python3 tools/lipsync/export.py --model build/lipsync-model/model.pt
 
 Reads DATA/train/*.wav + *.json (tools/lipsync/make_data.py) for training and DATA/val for validation (held-out
-voices); targets come from tools/lipsync/targets.py at 25 frames/s. Each utterance is used at its own level and
+voices); targets come from tools/lipsync/targets.py (`learned_targets`) at 25 frames/s. Each utterance is used at its own level and
 at two more random levels (peak -35 ... 0 dBFS, one of them with white noise at 15-40 dB SNR), requantised to
 int16, so the model does not depend on loudness. Background speech: 1.5 more copies per utterance (on average)
 mixed with 3-6 other training talkers at 10-30 dB under it, from the first sample on, their pauses weighted x3, and
@@ -20,9 +21,11 @@ channels not seen; 30% of the crops start at the utterance's start (how a stream
 The network (features and geometry in tools/lipsync/features.py, forward pass mirrored by
 Sources/Essence2Runtime/Audio/ArticulationNetwork.swift): per hop, the normalised inputs (32 log-mel bands, the
 relative level, the periodicity) -> dense 48 + ReLU; per frame, the 36 hop embeddings (25 before the frame, its 4,
-7 ahead) -> dense 256 + ReLU -> dense 64 + ReLU -> (sigmoid jaw, tanh spread, sigmoid press). Loss: weighted
-squared error on the three fields and on the visible opening jaw * (1 - press), with frames inside p/b/m weighted
-x4 (m: --m-weight) and silence x2 (x3 under background speech).
+7 ahead) -> dense 256 + ReLU -> dense 64 + ReLU -> (sigmoid jaw, tanh spread, sigmoid press, sigmoid tuck): the
+press is the lips pressed together (p, b, m) alone, the tuck the lower lip under the upper teeth (f, v), and the
+engine combines them into the renderer's press (targets.combined_press). Loss: weighted squared error on the four
+fields and on the visible opening jaw * (1 - combined press), with frames inside p/b/m weighted x4 (m: --m-weight),
+f/v --fv-weight and silence x2 (x3 under background speech).
 
 Writes OUT/model.pt (state dict and metadata) and OUT/metrics.json (frame-level validation figures, also per
 validation voice). About 6 minutes on this machine's two cores (torch.set_num_threads(2)); same data, same seed,
@@ -53,10 +56,12 @@ FRAME_RATE = 25.0
 CROP_FRAMES = 48
 START_CROPS = 0.3      # share of training crops that start at the utterance's first frame
 BILABIALS = ("p", "b", "m")
+LABIODENTALS = tg.LABIODENTALS
+OUTPUTS = len(tg.LEARNED_FIELDS)  # jaw, spread, press, tuck
 
 
 class Ensemble(nn.Module):
-    """The shipped model: the mean of its members' articulation (jaw, spread, press), member by member in order."""
+    """The shipped model: the mean of its members' outputs (jaw, spread, press, tuck), member by member in order."""
 
     def __init__(self, members):
         super().__init__()
@@ -77,17 +82,18 @@ class Net(nn.Module):
         self.embed = nn.Conv1d(ft.N_INPUTS, embed, 1)
         self.layer1 = nn.Conv1d(embed, hidden1, ft.CONTEXT_HOPS, stride=ft.HOPS_PER_FRAME)
         self.layer2 = nn.Conv1d(hidden1, hidden2, 1)
-        self.out = nn.Conv1d(hidden2, 3, 1)
+        self.out = nn.Conv1d(hidden2, OUTPUTS, 1)
         self.drop = nn.Dropout(0.1)
 
     def forward(self, x):
-        """x: (batch, hops, inputs) of utterance_features rows -> (batch, frames, 3)."""
+        """x: (batch, hops, inputs) of utterance_features rows -> (batch, frames, 4): jaw, spread, press, tuck."""
         z = ((x - self.mean) * self.scale).transpose(1, 2)
         h = F.relu(self.embed(z))
         h = F.relu(self.layer1(self.drop(h)))
         h = F.relu(self.layer2(h))
         o = self.out(h).transpose(1, 2)
-        return torch.stack([torch.sigmoid(o[..., 0]), torch.tanh(o[..., 1]), torch.sigmoid(o[..., 2])], dim=-1)
+        return torch.stack([torch.sigmoid(o[..., 0]), torch.tanh(o[..., 1]), torch.sigmoid(o[..., 2]),
+                            torch.sigmoid(o[..., 3])], dim=-1)
 
 
 def read_wav(path):
@@ -250,8 +256,7 @@ def background_alone(train, rng, count):
 
 
 M_WEIGHT = 4.0   # loss weight of frames inside an m (train.py --m-weight; p and b: 4)
-FV_WEIGHT = 1.0  # loss weight of frames inside an f or v (train.py --fv-weight)
-LABIODENTALS = ("f", "v")
+FV_WEIGHT = 4.0  # loss weight of frames inside an f or v (train.py --fv-weight)
 
 
 def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0, exclude=(), weight=1.0):
@@ -262,7 +267,7 @@ def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0, exclude
     if n < pad_frames:
         samples = np.concatenate([samples, np.zeros((pad_frames - n) * ft.FRAME_SAMPLES, np.int16)])
         n = pad_frames
-    y = tg.targets(phones, n, FRAME_RATE) if phones else np.zeros((n, 3), np.float32)
+    y = tg.learned_targets(phones, n, FRAME_RATE) if phones else np.zeros((n, OUTPUTS), np.float32)
     fp = frame_phone(phones, n)
     w = np.ones(n, np.float32)
     w[[p in BILABIALS for p in fp]] = 4.0
@@ -396,15 +401,15 @@ def batch(examples, rng, size, augment=True):
 
 
 def loss_fn(pred, y, w, open_weight):
-    err = (pred - y) ** 2 * torch.tensor([1.0, 0.5, 1.5])
-    open_pred = pred[..., 0] * (1 - pred[..., 2])
-    open_true = y[..., 0] * (1 - y[..., 2])
+    err = (pred - y) ** 2 * torch.tensor([1.0, 0.5, 1.5, 1.5])
+    open_pred = pred[..., 0] * (1 - tg.combined_press(pred[..., 2], pred[..., 3], xp=torch))
+    open_true = y[..., 0] * (1 - tg.combined_press(y[..., 2], y[..., 3], xp=torch))
     total = (err.sum(-1) + open_weight * (open_pred - open_true) ** 2) * w
     return total.sum() / w.sum()
 
 
 def predict(net, samples):
-    """(frames, 3) float32 for a whole utterance, as the engine gives it."""
+    """(frames, 4) float32 for a whole utterance (jaw, spread, press, tuck), as the engine's network gives it."""
     with torch.no_grad():
         return net(torch.from_numpy(features(samples))[None])[0].numpy()
 
@@ -416,9 +421,9 @@ def metrics(net, items):
     for _, samples, phones in items:
         n = ft.frame_count(len(samples))
         p = predict(net, samples)[:n]
-        y = tg.targets(phones, n, FRAME_RATE)
+        y = tg.learned_targets(phones, n, FRAME_RATE)
         mse.append(((p - y) ** 2).mean(0))
-        o = p[:, 0] * (1 - p[:, 2])
+        o = p[:, 0] * (1 - tg.combined_press(p[:, 2], p[:, 3]))
         e = tg.expected_openness(phones, n, FRAME_RATE)
         lo, hi = np.percentile(o, 2), np.percentile(o, 98)
         on = np.clip((o - lo) / max(hi - lo, 1e-6), 0, 1)
@@ -441,7 +446,7 @@ def metrics(net, items):
         "closure_accuracy": closed / max(total_bil, 1), "bilabials": total_bil,
         "silence_accuracy": sil_ok / max(sil_total, 1), "silence_frames": sil_total,
         "pearson_r": float(np.mean(rs)), "best_lag_counts": {str(d): lags.count(d) for d in range(-2, 3)},
-        "mse_jaw_spread_press": [float(v) for v in np.mean(mse, 0)],
+        "mse_jaw_spread_press_tuck": [float(v) for v in np.mean(mse, 0)],
     }
 
 
@@ -517,8 +522,8 @@ def main():
     ap.add_argument("--asterisk-weight", type=float, default=1.0, help="loss weight of their frames")
     ap.add_argument("--m-weight", type=float, default=4.0, help="loss weight of the frames inside an m (p and b: "
                     "4; the m is the closure most often left open on recorded speakers)")
-    ap.add_argument("--fv-weight", type=float, default=1.0, help="loss weight of the frames inside an f or v "
-                    "(their lip tuck; 1: weighted as any other sound)")
+    ap.add_argument("--fv-weight", type=float, default=4.0, help="loss weight of the frames inside an f or v "
+                    "(their lip tuck; weighted as p and b are)")
     ap.add_argument("--jobs", type=int, help="processes training the members (default: one per member)")
     ap.add_argument("--channel", type=float, default=0.3, help="share of utterances also used through a codec "
                     "or channel (channel.py)")
@@ -602,7 +607,7 @@ def main():
               "train_seconds": round(time.time() - start, 1), "steps": a.steps, "m_weight": a.m_weight, "fv_weight": a.fv_weight, "members": a.members, "seed": a.seed,
               "train_utterances": len(train), "val_utterances": len(val), "languages": a.languages or "all"}
     os.makedirs(a.out, exist_ok=True)
-    torch.save({"members": [m.state_dict() for m in members], "embed": a.embed, "hidden1": a.hidden1,
+    torch.save({"members": [m.state_dict() for m in members], "embed": a.embed, "hidden1": a.hidden1, "outputs": OUTPUTS,
                 "hidden2": a.hidden2}, os.path.join(a.out, "model.pt"))
     json.dump(report, open(os.path.join(a.out, "metrics.json"), "w"), indent=1)
     print(json.dumps(report, indent=1))

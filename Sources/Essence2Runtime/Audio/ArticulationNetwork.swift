@@ -4,7 +4,10 @@
 /// `SpeechPeakTracker`, then its periodicity, from `PeriodicityAnalyzer`), normalised per input, through a dense
 /// layer with ReLU, give a hop embedding. Per frame:
 /// the embeddings of `contextHops` hops (`pastHops` before the frame, its 4 hops, 7 ahead), oldest first, through
-/// two dense ReLU layers and a dense output layer give jaw (sigmoid), lip spread (tanh) and lip press (sigmoid).
+/// two dense ReLU layers and a dense output layer give jaw (sigmoid), lip spread (tanh), lip press (sigmoid) and, in a
+/// network of 4 outputs, the lip tuck (sigmoid): the press is then the lips pressed together (p, b, m) alone and the
+/// tuck the lower lip under the upper teeth (f, v), combined by `Articulation(learned:)`; a network of 3 outputs
+/// (before the tuck had its own) presses 0.4 on f and v.
 /// Loops run in a fixed order on one thread, so the same input always gives the same bits.
 struct ArticulationNetwork: Sendable {
     let bandCount: Int
@@ -15,7 +18,10 @@ struct ArticulationNetwork: Sendable {
     let pastHops: Int
     let hidden1: Int
     let hidden2: Int
-    static let outputCount = 3
+    /// 3 (jaw, spread, press) or 4 (and the tuck).
+    let outputCount: Int
+    /// The output counts a network may have.
+    static let outputCounts = 3...4
 
     /// Per input: `(x - inputMean) * inputScale` feeds the embedding.
     let inputMean: [Float]
@@ -59,12 +65,12 @@ struct ArticulationNetwork: Sendable {
         }
     }
 
-    /// Articulation of one frame from its window of hop embeddings (`windowSize` values, oldest hop first);
-    /// `scratch` holds at least `hidden1 + hidden2` values. The hidden layers skip their zero inputs (most are,
-    /// after a ReLU).
+    /// The outputs for one frame from its window of hop embeddings (`windowSize` values, oldest hop first): jaw
+    /// (0...1), spread (-1...1), press and tuck (0...1; the tuck 0 in a network of 3 outputs); `scratch` holds at
+    /// least `hidden1 + hidden2` values. The hidden layers skip their zero inputs (most are, after a ReLU).
     func evaluate(
         window: UnsafeBufferPointer<Float>, scratch: UnsafeMutableBufferPointer<Float>
-    ) -> Articulation {
+    ) -> SIMD4<Float> {
         let h1 = UnsafeMutableBufferPointer(rebasing: scratch[0..<hidden1])
         let h2 = UnsafeMutableBufferPointer(rebasing: scratch[hidden1..<(hidden1 + hidden2)])
         layer1Weights.withUnsafeBufferPointer { w in
@@ -77,15 +83,18 @@ struct ArticulationNetwork: Sendable {
                 NeuralDense.run(UnsafeBufferPointer(h1), weights: w, bias: $0, into: h2, activation: .relu, skipZeros: true)
             }
         }
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.outputCount) { z in
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: outputCount) { z in
             outputWeights.withUnsafeBufferPointer { w in
                 outputBias.withUnsafeBufferPointer {
                     NeuralDense.run(UnsafeBufferPointer(h2), weights: w, bias: $0, into: z, activation: .none,
                                     skipZeros: false)
                 }
             }
-            return Articulation(jawOpen: NeuralActivation.sigmoid(z[0]), lipSpread: NeuralActivation.tanh(z[1]),
-                                lipPress: NeuralActivation.sigmoid(z[2])).clamped()
+            func unit(_ v: Float) -> Float { v.isFinite ? min(max(v, 0), 1) : 0 }
+            let spread = NeuralActivation.tanh(z[1])
+            return SIMD4(
+                unit(NeuralActivation.sigmoid(z[0])), spread.isFinite ? min(max(spread, -1), 1) : 0,
+                unit(NeuralActivation.sigmoid(z[2])), outputCount > 3 ? unit(NeuralActivation.sigmoid(z[3])) : 0)
         }
     }
 }

@@ -1,6 +1,7 @@
 /// The learned model: per hop the log-mel bands (`LogMelAnalyzer`), the level relative to the recent peak
 /// (`SpeechPeakTracker`) and the periodicity (`PeriodicityAnalyzer`); per frame, each member of the
-/// `ArticulationEnsemble` maps the hops from 250 ms before the frame to 70 ms after it, and their mean is the frame.
+/// `ArticulationEnsemble` maps the hops from 250 ms before the frame to 70 ms after it, and their mean, its press and
+/// tuck combined (`Articulation(learned:)`), is the frame.
 struct LearnedArticulationPipeline: ArticulationPipeline {
     private static let historyHops = 64
 
@@ -73,15 +74,11 @@ struct LearnedArticulationPipeline: ArticulationPipeline {
             for j in 0..<count { pending[p * count + j] = inputs[j] }
             start += LogMelAnalyzer.hopLength
         }
-        var sum = (jaw: Float(0), spread: Float(0), press: Float(0))
+        var sum = SIMD4<Float>.zero
         for (m, network) in model.members.enumerated() {
-            let a = evaluate(network, member: m, firstHop: end - network.contextHops, committedHops: committedHops)
-            sum.jaw += a.jawOpen
-            sum.spread += a.lipSpread
-            sum.press += a.lipPress
+            sum += evaluate(network, member: m, firstHop: end - network.contextHops, committedHops: committedHops)
         }
-        let n = Float(model.members.count)
-        previous = Articulation(jawOpen: sum.jaw / n, lipSpread: sum.spread / n, lipPress: sum.press / n).clamped()
+        previous = Articulation(learned: sum / Float(model.members.count))
         return previous
     }
 
@@ -90,11 +87,11 @@ struct LearnedArticulationPipeline: ArticulationPipeline {
         return previous
     }
 
-    /// Member `m`'s articulation from the hops `firstHop ..< firstHop + network.contextHops`: committed ones from
+    /// Member `m`'s outputs (`ArticulationNetwork.evaluate`) from the hops `firstHop ..< firstHop + network.contextHops`: committed ones from
     /// its embeddings, the rest from `pending`.
     private mutating func evaluate(
         _ network: ArticulationNetwork, member m: Int, firstHop: Int, committedHops: Int
-    ) -> Articulation {
+    ) -> SIMD4<Float> {
         let count = model.inputCount
         let size = network.embeddingSize
         pending.withUnsafeBufferPointer { pending in

@@ -19,6 +19,10 @@ package struct Articulation: Sendable, Equatable, Hashable {
         self.tongueTip = tongueTip
     }
 
+    /// The press of f and v: the lower lip tucked under the upper teeth (`RigControls.tuck(press:)` draws the full
+    /// tuck from 0.25 to 0.4), where 1 presses the lips together.
+    package static let labiodentalPress: Float = 0.4
+
     /// The relaxed, closed mouth the face returns to between replies.
     package static let rest = Articulation()
 

@@ -10,7 +10,7 @@ package enum ArticulationSweep {
         ("o", Articulation(jawOpen: 0.45, lipSpread: -0.75)),
         ("u", Articulation(jawOpen: 0.2, lipSpread: -1)),
         ("m", Articulation(jawOpen: 0, lipPress: 1)),
-        ("fv", Articulation(jawOpen: 0.1, lipPress: 0.4)),
+        ("fv", Articulation(jawOpen: 0.1, lipPress: Articulation.labiodentalPress)),
         ("lth", Articulation(jawOpen: 0.3, tongueTip: 1)),
     ]
 }

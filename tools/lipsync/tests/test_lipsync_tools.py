@@ -153,3 +153,19 @@ def test_other_language_voices_speak_their_sentences_with_mapped_phones(voice):
         assert sum(p not in ("sil",) for _, _, p in ph) >= 0.5 * len(text.split()), (voice, text)
     labels = [p for _, ph in out for _, _, p in ph]
     assert sum(p in phones.BILABIALS for p in labels) >= 4, voice
+
+
+def test_targets_rules_hold_and_the_learned_targets_split_press_from_tuck():
+    import targets as tg
+
+    tg.selftest()  # raises on a broken rule
+    phones_ = [(0.0, 0.1, "sil"), (0.1, 0.2, "ah"), (0.2, 0.3, "v"), (0.3, 0.4, "ah"), (0.4, 0.5, "b"),
+               (0.5, 0.7, "sil")]
+    renderer = tg.targets(phones_, 18, 25.0)
+    learned = tg.learned_targets(phones_, 18, 25.0)
+    assert learned.shape == (18, 4) and renderer.shape == (18, 3)
+    # Combined, the learned targets are the renderer's press wherever one gesture is held alone.
+    both = tg.combined_press(learned[:, 2], learned[:, 3])
+    held = [6, 11]  # the middles of the v and the b
+    assert np.allclose(both[held], renderer[held, 2]) and np.allclose(learned[:, :2], renderer[:, :2])
+    assert learned[6, 3] == 1 and learned[6, 2] == 0 and learned[11, 2] == 1 and learned[11, 3] == 0
