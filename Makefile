@@ -636,7 +636,7 @@ mouth-shapes: build $(TOOLS_VENV)/.landmarks
 	$(TOOLS_VENV)/bin/python tools/lipsync/mouth_shapes.py --json $(OUT)/mouth-shapes/held-out.json $(OUT)/mouth-shapes/biden
 	$(TOOLS_VENV)/bin/python tools/lipsync/mouth_shapes.py speech --cli $(CLI) --clips tools/lipsync/real \
 	  --json $(OUT)/mouth-shapes/speech.json avatars/grace-hopper.imx=$(OUT)/mouth-shapes/grace-hopper \
-	  avatars/astronaut.imx=$(OUT)/mouth-shapes/astronaut
+	  avatars/astronaut.imx=$(OUT)/mouth-shapes/astronaut $(OUT)/mouth-shapes/biden.imx=$(OUT)/mouth-shapes/biden
 
 install: build gst
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -75,12 +75,15 @@ enum LipSyncModelFixture {
     #expect(frames.count == expected.count)
     var worst = 0.0
     for (a, e) in zip(frames, expected) {
-        try #require(e.count == 3)
-        // The stream calibrates the model's rounding (Articulation.roundingCalibrated()); the fixture is the model.
-        let spread = Articulation(jawOpen: Float(e[0]), lipSpread: Float(e[1]), lipPress: Float(e[2]))
-            .roundingCalibrated().lipSpread
+        // The fixture is the model's mean outputs (jaw, spread, press and, from a network of 4 outputs, tuck); the
+        // stream combines its press and tuck and calibrates its rounding.
+        let shipped = try #require(ArticulationEnsemble.shipped.members.first).outputCount
+        try #require(e.count == shipped)
+        let outputs = SIMD4(Float(e[0]), Float(e[1]), Float(e[2]), e.count > 3 ? Float(e[3]) : 0)
+        let model = Articulation(learned: outputs).roundingCalibrated()
         worst = max(
-            worst, abs(Double(a.jawOpen) - e[0]), abs(Double(a.lipSpread - spread)), abs(Double(a.lipPress) - e[2]))
+            worst, abs(Double(a.jawOpen - model.jawOpen)), abs(Double(a.lipSpread - model.lipSpread)),
+            abs(Double(a.lipPress - model.lipPress)))
     }
     #expect(worst < 3e-4, "largest difference \(worst)")
 }
@@ -151,7 +154,7 @@ enum LipSyncModelFixture {
     #expect(ArticulationEnsemble(bytes: geometry(2, 0)) == nil)  // an embedding of size 0
     #expect(ArticulationEnsemble(bytes: geometry(2, sizes[2] + 1)) == nil)  // the arrays no longer fit the sizes
     let bias = try #require(file.tensors["0.output.bias"])
-    #expect(ArticulationEnsemble(bytes: changed("0.output.bias", NeuralTensor(shape: [1, 3], floats: bias.floats))) == nil)
+    #expect(ArticulationEnsemble(bytes: changed("0.output.bias", NeuralTensor(shape: [1, bias.floats.count], floats: bias.floats))) == nil)
     #expect(ArticulationEnsemble(bytes: changed("0.extra", NeuralTensor(shape: [1], floats: [0]))) == nil)  // unread
     var notFinite = good
     notFinite[notFinite.count - 1] = 0x7C  // the last value becomes infinity
@@ -222,6 +225,8 @@ enum LipSyncModelFixture {
     func press(_ p: Float, tuck t: Float) -> Float { Articulation(learned: SIMD4(0.1, 0, p, t)).lipPress }
     #expect(press(0.3, tuck: 0) == 0.3 && press(0.9, tuck: 0) == 0.9)  // no tuck: the press as it is
     #expect(abs(press(0, tuck: 1) - Articulation.labiodentalPress) < 1e-6)  // f, v: the full tuck
+    #expect(abs(press(0, tuck: 1 / Articulation.tuckGain) - Articulation.labiodentalPress) < 1e-6)  // calibrated
+    #expect(press(0, tuck: 0.2 / Articulation.tuckGain) < press(0, tuck: 0.4 / Articulation.tuckGain))
     #expect(RigControls.tuck(press: press(0.02, tuck: 0.95)) > 0.99)
     #expect(press(0.9, tuck: 1) == 0.9 && press(0.55, tuck: 1) == 0.55)  // p, b, m: the closure wins
     #expect(RigControls.tuck(press: press(0.97, tuck: 0.8)) == 0)

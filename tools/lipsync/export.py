@@ -11,9 +11,9 @@ and SHA-256 (checked when the library first decodes it).
 
 With --fixture WAV (default: the speech_bilabial test fixture) it also writes Tests/Essence2Tests/Fixtures/
 lipsync_features.txt (the inputs of every hop the engine analyses, from tools/lipsync/features.py: 32 log-mel
-bands, the relative level, the periodicity) and lipsync_model.txt (the articulation of every frame, from a float32
-NumPy forward pass of every member with the exported half-precision weights, averaged), which the Swift tests
-compare with the engine's own.
+bands, the relative level, the periodicity) and lipsync_model.txt (the outputs of every frame, from a float32 NumPy
+forward pass of every member with the exported half-precision weights, averaged), which the Swift tests compare
+with the engine's own.
 """
 import argparse
 import hashlib
@@ -27,7 +27,6 @@ sys.path.append(os.path.dirname(os.path.abspath(__file__)))
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import e2nw  # noqa: E402
 import features as ft  # noqa: E402
-import targets as tg  # noqa: E402
 import train  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -83,17 +82,13 @@ def forward_member(halves, dims, feats):
 
 
 def forward(members, feats):
-    """(frames, 3) jaw, spread and the renderer's press: the members' mean, summed in member order, with the mean
-    press and tuck combined (targets.combined_press), as LearnedArticulationPipeline.swift does."""
+    """The members' mean outputs (jaw, spread, press and, with 4 outputs, tuck), summed in member order, as
+    LearnedArticulationPipeline.swift does before it combines them (Articulation(learned:))."""
     total = None
     for halves, dims in members:
         out = forward_member(halves, dims, feats)
         total = out if total is None else total + out
-    mean = total / np.float32(len(members))
-    if mean.shape[1] == 3:
-        return mean
-    press = tg.combined_press(mean[:, 2].astype(np.float32), mean[:, 3].astype(np.float32)).astype(np.float32)
-    return np.stack([mean[:, 0], mean[:, 1], press], axis=1)
+    return total / np.float32(len(members))
 
 
 def write_weights(data):
@@ -142,7 +137,8 @@ def main():
             f.write(" ".join(repr(float(v)) for v in row.astype(np.float64)) + "\n")
     out = forward(members, feats)[:n]
     with open(os.path.join(FIXTURES, "lipsync_model.txt"), "w") as f:
-        f.write(f"# jawOpen lipSpread lipPress of every frame of {os.path.basename(a.fixture)} "
+        f.write(f"# {' '.join(['jawOpen', 'lipSpread', 'lipPress', 'lipTuck'][:out.shape[1]])} (the model's mean "
+                f"outputs) of every frame of {os.path.basename(a.fixture)} "
                 f"(tools/lipsync/export.py, weights sha256 {digest})\n")
         for row in out:
             f.write(" ".join(repr(float(v)) for v in row) + "\n")

@@ -12,7 +12,7 @@ int16, so the model does not depend on loudness. Background speech: 1.5 more cop
 mixed with 3-6 other training talkers at 10-30 dB under it, from the first sample on, their pauses weighted x3, and
 clips of background talkers alone; the mouth must stay still for them. Copies of 15% of the utterances cut off
 mid-speech (silence after the cut, as when a reply's audio ends and the stream is flushed), and of 20% that start
-right at their speech (half of them also cut off soon after). 480 clips of synthetic non-speech (tones, chords,
+right at their speech (half of them also cut off soon after). 960 clips of synthetic non-speech (tones, chords,
 note sequences, clicks, hum, noise with level steps, from -60 dBFS; often starting or ending abruptly) with rest
 targets, weighted x3, teach it to keep the mouth still without speech. Each training
 crop also gets a random equaliser and a vocal-tract-length warp of the mel axis (see `warp`), for voices and
@@ -508,7 +508,7 @@ def main():
     ap.add_argument("--background-alone", type=int, default=300, help="clips of background talkers alone")
     ap.add_argument("--truncated", type=float, default=0.15, help="share of utterances also used cut off")
     ap.add_argument("--abrupt", type=float, default=0.2, help="share of utterances also used from their speech on")
-    ap.add_argument("--negatives", type=int, default=480, help="synthetic non-speech clips")
+    ap.add_argument("--negatives", type=int, default=960, help="synthetic non-speech clips")
     ap.add_argument("--average-decay", type=float, default=0.999, help="decay of the weights' moving average")
     ap.add_argument("--average-from", type=float, default=0.5, help="share of the steps before averaging starts")
     ap.add_argument("--members", type=int, default=3, help="networks trained (in parallel) and averaged")
