@@ -160,16 +160,14 @@ def _with_tail(phones, end):
     return phones
 
 
-def targets(phones, n_frames, frame_rate):
-    """Articulation targets, float32 (n_frames, 3) = jawOpen, lipSpread, lipPress, sampled at frame centres.
-
-    phones: [(start_s, end_s, phone)] in the common set (tools/lipsync/phones.py), contiguous.
-    """
+def _sampled(phones, n_frames, frame_rate, held):
+    """Curves sampled at frame centres, float32 (n_frames, 2 + len(held)): jawOpen, lipSpread, then one column per
+    function of `held` (phone -> its held value; its hardness is TABLE's), each clipped to 0 ... 1."""
     t = (np.arange(n_frames, dtype=np.float64) + 0.5) / float(frame_rate)
     phones = _with_tail(phones, max(n_frames / float(frame_rate), phones[-1][1] if phones else 0.0) + 1.0)
-    jaw = [(s, e, TABLE[p][0], TABLE[p][3]) for s, e, p in phones]
-    press = [(s, e, TABLE[p][2], TABLE[p][3]) for s, e, p in phones]
-    out = np.stack([_curve(jaw, t), _curve(_spread_segments(phones), t), _curve(press, t)], axis=1)
+    values = [lambda p: TABLE[p][0]] + list(held)
+    columns = [_curve([(s, e, value(p), TABLE[p][3]) for s, e, p in phones], t) for value in values]
+    out = np.stack(columns[:1] + [_curve(_spread_segments(phones), t)] + columns[1:], axis=1)
     # A closure shorter than a frame may contain no frame centre (at 25 frames/s a 30 ms "p" is easily missed):
     # the frame that holds the phone's midpoint always shows it. Labiodentals first, so bilabials win.
     for cls in ("labiodental", "bilabial"):
@@ -177,42 +175,33 @@ def targets(phones, n_frames, frame_rate):
             if CLASS_OF_HARD.get(p) == cls:
                 k = int((s + e) / 2 * frame_rate)
                 if 0 <= k < n_frames:
-                    out[k, 0], out[k, 2] = TABLE[p][0], TABLE[p][2]
+                    for c, value in zip([0] + list(range(2, out.shape[1])), values):
+                        out[k, c] = value(p)
     out[:, 0] = np.clip(out[:, 0], 0, 1)
     out[:, 1] = np.clip(out[:, 1], -1, 1)
-    out[:, 2] = np.clip(out[:, 2], 0, 1)
+    out[:, 2:] = np.clip(out[:, 2:], 0, 1)
     return out.astype(np.float32)
+
+
+def targets(phones, n_frames, frame_rate):
+    """Articulation targets, float32 (n_frames, 3) = jawOpen, lipSpread, lipPress, sampled at frame centres.
+
+    phones: [(start_s, end_s, phone)] in the common set (tools/lipsync/phones.py), contiguous.
+    """
+    return _sampled(phones, n_frames, frame_rate, [lambda p: TABLE[p][2]])
 
 
 def learned_targets(phones, n_frames, frame_rate):
     """The learned model's targets, float32 (n_frames, 4) = jawOpen, lipSpread, bilabial press (TABLE's press but
     0 on f and v), lip tuck (1 on f and v, held as hard phones are), sampled at frame centres. `combined_press` of
     the last two is the renderer's lipPress (0.4 on f and v, as `targets`)."""
-    t = (np.arange(n_frames, dtype=np.float64) + 0.5) / float(frame_rate)
-    phones = _with_tail(phones, max(n_frames / float(frame_rate), phones[-1][1] if phones else 0.0) + 1.0)
-    jaw = [(s, e, TABLE[p][0], TABLE[p][3]) for s, e, p in phones]
-    press = [(s, e, 0.0 if p in LABIODENTALS else TABLE[p][2], TABLE[p][3]) for s, e, p in phones]
-    tuck = [(s, e, 1.0 if p in LABIODENTALS else 0.0, TABLE[p][3]) for s, e, p in phones]
-    out = np.stack([_curve(jaw, t), _curve(_spread_segments(phones), t), _curve(press, t), _curve(tuck, t)], axis=1)
-    for cls in ("labiodental", "bilabial"):  # minimum visibility, as in `targets`
-        for s, e, p in phones:
-            if CLASS_OF_HARD.get(p) == cls:
-                k = int((s + e) / 2 * frame_rate)
-                if 0 <= k < n_frames:
-                    out[k, 0], out[k, 2], out[k, 3] = TABLE[p][0], (1.0 if cls == "bilabial" else 0.0), \
-                        (1.0 if cls == "labiodental" else 0.0)
-    lo, hi = np.array([0, -1, 0, 0]), np.array([1, 1, 1, 1])
-    return np.clip(out, lo, hi).astype(np.float32)
-
-
-def _smoothstep(e0, e1, x):
-    u = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
-    return u * u * (3 - 2 * u)
+    return _sampled(phones, n_frames, frame_rate, [lambda p: 0.0 if p in LABIODENTALS else TABLE[p][2],
+                                                   lambda p: 1.0 if p in LABIODENTALS else 0.0])
 
 
 def combined_press(press, tuck, xp=np):
     """The renderer's lipPress from the learned model's bilabial press and tuck, as the runtime's
-    `Articulation(learnedJaw:spread:press:tuck:)` computes it: the tuck pulls the press to LABIODENTAL_PRESS (the
+    `Articulation(learned:)` computes it (without its gain on the tuck): the tuck pulls the press to LABIODENTAL_PRESS (the
     renderer's full tuck) unless the lips are pressed together (from 0.4, fully from 0.55: the closure wins).
     `xp`: numpy, or torch for the training loss."""
     u = xp.clip((press - 0.4) / 0.15, 0.0, 1.0)

@@ -6,9 +6,9 @@ ms frame.
     python3 tools/lipsync/export.py --model build/lipsync-model/model.pt
 
 Reads DATA/train/*.wav + *.json (tools/lipsync/make_data.py) for training and DATA/val for validation (held-out
-voices); targets come from tools/lipsync/targets.py (`learned_targets`) at 25 frames/s. Each utterance is used at its own level and
-at two more random levels (peak -35 ... 0 dBFS, one of them with white noise at 15-40 dB SNR), requantised to
-int16, so the model does not depend on loudness. Background speech: 1.5 more copies per utterance (on average)
+voices); targets come from tools/lipsync/targets.py (`learned_targets`) at 25 frames/s. Each utterance is used
+at its own level and at two more random levels (peak -35 ... 0 dBFS, one of them with white noise at 15-40 dB
+SNR), requantised to int16, so the model does not depend on loudness. Background speech: 1.5 more copies per utterance (on average)
 mixed with 3-6 other training talkers at 10-30 dB under it, from the first sample on, their pauses weighted x3, and
 clips of background talkers alone; the mouth must stay still for them. Copies of 15% of the utterances cut off
 mid-speech (silence after the cut, as when a reply's audio ends and the stream is flushed), and of 20% that start
