@@ -96,10 +96,7 @@ def drawn(binary, count, mouths, dump=None, keep=None):
     what = "drawn scenes with mouth styles" if mouths else "drawn scenes"
     print(f"{count} {what} (seed 999): mouth state as drawn {right / count * 100:.0f} %, closed or absent built "
           f"open {open_wrong / count * 100:.0f} %, open built closed or absent {shut_wrong / count * 100:.0f} %")
-    sure = [r for r in rows if r[1]]
-    print(f"points (scoring.py): {len(sure) / count * 100:.1f} % of answers sure, "
-          f"{sum(r[2] for r in sure) / max(1, len(sure)) * 100:.1f} % of sure answers right "
-          f"({sum(1 for r in sure if not r[2])} sure and wrong), {sum(r[2] for r in rows) / count * 100:.1f} % right in all")
+    print(f"points (scoring.py): {scoring.shares([(r[1], r[2]) for r in rows])}")
     print("\n".join(calibration(rows)))
 
 

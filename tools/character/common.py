@@ -17,12 +17,18 @@ HEAD_CROP = 1.6  # the training's head crop: this times the larger side of the h
 HEAD_CROPS = (1.3, 1.6, 2.0)  # the finder's head crops around the previous pass's outline box, averaged
 
 
-def sample_crop(rgba, x0, y0, side):
+SAMPLES_CAP = int(os.environ.get("CHARACTER_SAMPLES_CAP", "4")) or None  # k's cap (0: none)
+
+
+def sample_crop(rgba, x0, y0, side, cap=-1):
     """The square [x0, x0+side) x [y0, y0+side) of rgba (HxWx4 uint8) as SIZE x SIZE x 4 float32 in 0...1:
-    premultiplied bilinear samples, k x k per output pixel (k = ceil(side / SIZE), at most 4), averaged; outside
-    the picture is transparent; the colour is then composited over white. Mirrors CharacterPointFinder.crop."""
+    premultiplied bilinear samples, k x k per output pixel (k = ceil(side / SIZE), at most `cap`: SAMPLES_CAP by
+    default, 0 or None none), averaged; outside the picture is transparent; the colour is then composited over
+    white. Mirrors CharacterPointFinder.crop."""
     H, W = rgba.shape[:2]
-    k = int(min(4, max(1, math.ceil(side / SIZE - 1e-6))))
+    cap = SAMPLES_CAP if cap == -1 else cap
+    k = max(1, math.ceil(side / SIZE - 1e-6))
+    k = int(min(cap, k) if cap else k)
     src = rgba.astype(np.float32) / 255.0
     prem = np.concatenate([src[..., :3] * src[..., 3:4], src[..., 3:4]], axis=2)
     # bilinear sampling averaged over k x k samples is separable: out = Ay . prem . Ax^T per channel
@@ -193,11 +199,17 @@ def net_from_weights(data):
     takes the file's folded weights and bias; its batch norm is the identity (mean 0, variance 1 - eps, scale 1,
     shift 0), so the network computes what the file does. Before training it, calibrate_norms sets the batch norms
     from data."""
-    import torch
-    import torch.nn as nn
     size, layers = file_layers(data)
     assert size == SIZE and layers[-1][2] == N_OUT, "another network's file"
-    net = build_net("heatmap", layers[2][2])  # the width: the third layer's output channels
+    return folded_into(build_net("heatmap", layers[2][2]), layers)  # the width: the third layer's output channels
+
+
+def folded_into(net, layers):
+    """`net` (convolutions, each but the last followed by a batch norm) with an exported file's layers
+    (file_layers) in its convolutions and identity batch norms: it computes what the file does (net_from_weights;
+    the refinement network's file too)."""
+    import torch
+    import torch.nn as nn
     convs = [m for m in net if isinstance(m, nn.Conv2d)]
     norms = [m for m in net if isinstance(m, nn.BatchNorm2d)]
     k = 0

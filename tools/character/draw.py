@@ -15,8 +15,55 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-SCENE = 256  # scene size in pixels (square)
+SCENE = 256  # scene size in drawing units (square); in pixels times the scale draw_scene draws at
 N_OUTLINE = 16
+
+# The drawing's scale while draw_scene(scale=k) runs: every coordinate (in SCENE units) and size is drawn at k
+# pixels a unit, line widths at k * _LINES (thinner lines on a larger picture, as users' drawings have), so the
+# same scene comes out larger with smooth edges. 1 and 1.0: the scenes as drawn before the scale existed.
+_K = 1
+_LINES = 1.0
+
+
+def _px(v):
+    """A coordinate, a point, a list of points or a box in SCENE units -> pixels at the current scale."""
+    if _K == 1:
+        return v
+    a = np.asarray(v, np.float64) * _K
+    if a.ndim == 0:
+        return float(a)
+    if a.ndim == 1:
+        return tuple(a.tolist()) if len(a) == 2 else a.tolist()
+    return [tuple(p) for p in a.tolist()]
+
+
+def _width(w):
+    """A line width in SCENE units' pixels -> pixels at the current scale (0 stays 0: no line)."""
+    return w if _K == 1 or not w else max(1, int(round(w * _K * _LINES)))
+
+
+class _ScaledDraw:
+    """ImageDraw's calls draw_scene makes, taking SCENE units and drawing at the current scale."""
+
+    def __init__(self, img):
+        self.d = ImageDraw.Draw(img)
+
+    def ellipse(self, xy, fill=None, outline=None, width=1):
+        self.d.ellipse(_px(xy), fill=fill, outline=outline, width=_width(width))
+
+    def rectangle(self, xy, fill=None, outline=None, width=1):
+        self.d.rectangle(_px(xy), fill=fill, outline=outline, width=_width(width))
+
+    def polygon(self, xy, fill=None, outline=None, width=1):
+        self.d.polygon(_px(xy), fill=fill, outline=outline, width=_width(width))
+
+    def line(self, xy, fill=None, width=0, joint=None):
+        self.d.line(_px(xy), fill=fill, width=_width(width), joint=joint)
+
+
+def _draw(img):
+    """ImageDraw.Draw(img), or at the current scale (_ScaledDraw)."""
+    return ImageDraw.Draw(img) if _K == 1 else _ScaledDraw(img)
 
 
 def _col(rng, dark=None):
@@ -104,18 +151,19 @@ def _fill_shape(canvas, mask_img, colour, rng, shading, texture):
         ids = np.argwhere(m > 0.5)
         if len(ids):
             cy, cx = ids.mean(0)
-            d = np.sqrt((xs - cx - rng.uniform(-20, 20)) ** 2 + (ys - cy - rng.uniform(-20, 20)) ** 2) / (H * .4)
+            d = np.sqrt((xs - cx - rng.uniform(-20, 20) * _K) ** 2 + (ys - cy - rng.uniform(-20, 20) * _K) ** 2) / (H * .4)
             col = col * (1.15 - 0.4 * np.clip(d, 0, 1)[..., None])
     if texture > 0:
-        col = col + _noise_texture(rng, H, int(rng.integers(1, 6)), texture)[..., None]
+        col = col + _noise_texture(rng, H, int(rng.integers(1, 6)) * _K, texture)[..., None]
     col = np.clip(col, 0, 255)
     canvas[..., :3] = canvas[..., :3] * (1 - m[..., None]) + col * m[..., None]
     canvas[..., 3] = np.maximum(canvas[..., 3], m * 255)
 
 
-def _mask(poly=None, ellipse=None, size=SCENE, width=0):
+def _mask(poly=None, ellipse=None, size=None, width=0):
+    size = size or SCENE * _K
     im = Image.new("L", (size, size), 0)
-    d = ImageDraw.Draw(im)
+    d = _draw(im)
     if poly is not None:
         d.polygon(poly, fill=255)
     if ellipse is not None:
@@ -136,20 +184,36 @@ def _arc_points(x0, x1, y, bend, n=12):
     return pts
 
 
-def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
+def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False, scale=1, lines=1.0):
     """figure: always a figure with a body below the head (head 5-25 % of the picture, in the upper half).
     extras: also the later additions (plush toys' faces and bodies: a muzzle, a big dark nose, bead or dim eyes,
     a stitched mouth line; bow ties and collars under the chin). Off, the same seed draws exactly the scene it drew
     before they existed (the first training stages' data).
     mouths: also the mouths the first data lacked (2026-12-04, evening): closed mouths drawn as filled lips with a
     line between them, as a bar or two bars; open mouths drawn as an outline around the face's colour or a light
-    interior (teeth, a pink or purple tongue filling it). Off, a seed draws the scene it drew before."""
+    interior (teeth, a pink or purple tongue filling it). Off, a seed draws the scene it drew before.
+    scale: the picture's pixels a SCENE unit (an integer; the points in pixels too), so the same scene comes out
+    as large as users' pictures are, with smooth edges; lines: its line widths' factor on top of that (1: as thick
+    against the head as at scale 1). The same seed draws the same scene at every scale."""
+    global _K, _LINES
+    if int(scale) != scale or scale < 1 or not 0 < lines < 10:
+        raise ValueError(f"draw_scene: scale must be a whole number from 1 and lines in (0, 10), not {scale}, {lines}")
+    _K, _LINES = int(scale), float(lines)
+    try:
+        img, pts = _draw_scene(rng, negative, figure, extras, mouths)
+    finally:
+        _K, _LINES = 1, 1.0
+    return img, pts
+
+
+def _draw_scene(rng, negative, figure, extras, mouths):
     S = SCENE
+    P = SCENE * _K  # the picture's side in pixels
     if negative is None:
         negative = rng.random() < 0.07
     # ---- background
     bgk = rng.choice(["white", "transparent", "colour", "noise", "gradient"], p=[.3, .25, .2, .1, .15])
-    canvas = np.zeros((S, S, 4), np.float32)
+    canvas = np.zeros((P, P, 4), np.float32)
     if bgk == "white":
         canvas[...] = (255, 255, 255, 255)
     elif bgk == "transparent":
@@ -158,16 +222,16 @@ def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
         canvas[..., :3] = _col(rng)
         canvas[..., 3] = 255
     elif bgk == "noise":
-        canvas[..., :3] = np.array(_col(rng), np.float32) + _noise_texture(rng, S, int(rng.integers(2, 30)), 40)[..., None]
+        canvas[..., :3] = np.array(_col(rng), np.float32) + _noise_texture(rng, P, int(rng.integers(2, 30)) * _K, 40)[..., None]
         canvas[..., 3] = 255
     else:
-        ys = np.linspace(0, 1, S, dtype=np.float32)[:, None, None]
+        ys = np.linspace(0, 1, P, dtype=np.float32)[:, None, None]
         canvas[..., :3] = np.array(_col(rng), np.float32) * (1 - ys) + np.array(_col(rng), np.float32) * ys
         canvas[..., 3] = 255
 
     if negative:
         img = _to_img(canvas)
-        d = ImageDraw.Draw(img)
+        d = _draw(img)
         for _ in range(int(rng.integers(0, 6))):
             x, y = rng.uniform(0, S, 2)
             r = rng.uniform(5, 80)
@@ -200,7 +264,7 @@ def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
     yaw = float(rng.choice([0.0, rng.uniform(-.25, .25), rng.uniform(-.5, .5)], p=[.45, .35, .2]))
 
     def stroke(img, pts, w, fill=None, closed=True):
-        d = ImageDraw.Draw(img)
+        d = _draw(img)
         if fill is not None:
             d.polygon(pts, fill=fill)
         if w > 0:
@@ -216,7 +280,7 @@ def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
         top = cy + head.sy * rng.uniform(0.6, 1.0)
         bcol = _col(rng)
         kind = rng.integers(0, 3)
-        d = ImageDraw.Draw(img)
+        d = _draw(img)
         if kind == 0:  # snowman / toy: ellipse
             d.ellipse([cx - bw, top - R * .2, cx + bw, top + 2 * bw], fill=(skin if rng.random() < .5 else bcol) + (255,),
                       outline=out_col + (255,), width=outline_w)
@@ -233,7 +297,7 @@ def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
     ear_kind = rng.choice(["none", "round", "pointy", "floppy", "antenna"], p=[.35, .2, .2, .15, .1])
     ear_col = skin if rng.random() < .7 else _col(rng)
     img = _to_img(canvas)
-    d = ImageDraw.Draw(img)
+    d = _draw(img)
     for side in (-1, 1):
         if ear_kind == "round":
             t = side * rng.uniform(0.55, 0.9)
@@ -291,7 +355,7 @@ def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
         stroke(img, hp, outline_w, fill=hcol + (255,))
 
     # snout / muzzle / beak (behind the mouth)
-    d = ImageDraw.Draw(img)
+    d = _draw(img)
     plush_face = extras and (plush or rng.random() < .1) and rng.random() < .7
     snout = "plush" if plush_face else rng.choice(["none", "muzzle", "pig", "beak"], p=[.55, .25, .12, .08])
     if plush_face:  # a light muzzle, a big dark nose at its top, the mouth (a stitched line, or none) below
@@ -301,7 +365,7 @@ def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
         mcol = _shade(skin, rng.uniform(1.0, 1.35)) if rng.random() < .7 else _shade(skin, rng.uniform(.8, 1.0))
         _fill_shape_img(img, _mask(ellipse=[sc[0] - sr * 1.25, sc[1] - sr * .85, sc[0] + sr * 1.25, sc[1] + sr * .85]),
                         mcol, rng, texture)
-        d = ImageDraw.Draw(img)
+        d = _draw(img)
         nw, nh = R * rng.uniform(.1, .2), R * rng.uniform(.07, .13)
         nyp = sc[1] - sr * rng.uniform(.2, .6)
         ncol = _col(rng, True) if rng.random() < .85 else _shade(skin, .45)
@@ -512,10 +576,10 @@ def draw_scene(rng, negative=None, figure=False, extras=False, mouths=False):
     # ---- rotation about the head centre
     if rng.random() < .6:
         ang = float(rng.uniform(-15, 15))
-        img = img.rotate(ang, resample=Image.BICUBIC, center=(cx, cy), fillcolor=None)
+        img = img.rotate(ang, resample=Image.BICUBIC, center=(cx * _K, cy * _K), fillcolor=None)
         img = _refill(img, canvas, bgk)
         pts = rotate_points(pts, ang, cx, cy)
-    return _augment(rng, img), pts
+    return _augment(rng, img), scale_points(pts, _K)
 
 
 def _lip_colour(rng, skin):
@@ -634,7 +698,7 @@ def _plush_body(rng, canvas, head, skin):
 
 def _neckwear(rng, img, head, out_col):
     """A bow tie (plain, striped or checked) or a collar band where the head meets the body."""
-    d = ImageDraw.Draw(img)
+    d = _draw(img)
     R = head.R
     nx, ny = head.point(math.pi, rng.uniform(.9, 1.05))
     col = _col(rng)
@@ -645,7 +709,7 @@ def _neckwear(rng, img, head, out_col):
             pat = Image.new("RGBA", img.size, col + (255,))
             pd = ImageDraw.Draw(pat)
             c2 = _col(rng)
-            step = max(2, int(R * rng.uniform(.05, .1)))
+            step = max(2, int(R * rng.uniform(.05, .1))) * _K
             checks = rng.random() < .6
             for k in range(-img.size[0], img.size[0], step * 2):
                 pd.line([(k, 0), (k, img.size[1])], fill=c2 + (255,), width=max(1, step // 2))
@@ -653,7 +717,7 @@ def _neckwear(rng, img, head, out_col):
                     pd.line([(0, k), (img.size[0], k)], fill=c2 + (255,), width=max(1, step // 2))
             m = Image.new("L", img.size, 0)
             for wing in wings:
-                ImageDraw.Draw(m).polygon(wing, fill=255)
+                _draw(m).polygon(wing, fill=255)
             img.paste(pat, (0, 0), m)
         else:
             for wing in wings:
@@ -670,6 +734,20 @@ def _neckwear(rng, img, head, out_col):
 
 def _refill(img, canvas, bgk):
     return img  # corners uncovered by the rotation become transparent: fine (like a cut-out)
+
+
+def scale_points(pts, k):
+    """The points dict in SCENE units -> pixels at scale k (the same dict at 1)."""
+    if k == 1:
+        return pts
+    out = dict(pts)
+    for key in ("left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center", "left_brow", "right_brow"):
+        if out[key] is not None:
+            out[key] = (out[key][0] * k, out[key][1] * k)
+    for key in ("left_eye_radius", "right_eye_radius"):
+        out[key] = out[key] * k
+    out["outline"] = [(x * k, y * k) for x, y in out["outline"]]
+    return out
 
 
 def rotate_points(pts, ang, cx, cy):
@@ -697,7 +775,7 @@ def _augment(rng, img):
     a[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)
     img = Image.fromarray(a, "RGBA")
     if rng.random() < .3:
-        img = img.filter(ImageFilter.GaussianBlur(float(rng.uniform(.5, 2.0))))
+        img = img.filter(ImageFilter.GaussianBlur(float(rng.uniform(.5, 2.0)) * _K))
     if rng.random() < .25:  # JPEG artefacts on the colours (alpha kept)
         buf = io.BytesIO()
         img.convert("RGB").save(buf, "JPEG", quality=int(rng.integers(20, 80)))

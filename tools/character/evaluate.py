@@ -36,6 +36,34 @@ def table(results, labels):
     print(f"{ok} of {len(labels)} within 0.25 of the eye distance")
 
 
+def verdicts(args):
+    """Issue 45's table from the Python finder (the command's sure is a confidence of at least 0.5)."""
+    import scoring
+    finder = Finder(args.model, None if args.refine == "none" else args.refine)
+    everything = json.load(open(args.labels))
+    labels, hidden = everything["pictures"], everything.get("hidden_eyes", {})
+    counts = {}
+    for name in sorted(labels):
+        f = finder.find(load_rgba(os.path.join(args.pictures, name)))
+        right, worst, error, ratio = scoring.judge(f, labels[name], hidden.get(name, []))
+        v = scoring.verdict(f["confidence"] >= 0.5, right)
+        counts[v] = counts.get(v, 0) + 1
+        print(f"{name:34s} conf {f['confidence']:.2f} {worst:13s} {error:6.3f} {ratio:5.2f}  {v}", flush=True)
+    print("; ".join(f"{counts.get(v, 0)} {v}" for v in
+                    ("sure and right", "SURE AND WRONG", "unsure, within tolerance", "unsure, off")), flush=True)
+    if args.drawn:
+        import draw
+        from train import large_scale
+        rows = []
+        for i in range(args.drawn):
+            size = large_scale(999, 1000 + i) if args.large else {}
+            img, p = draw.draw_scene(np.random.default_rng([999, 1000 + i]), negative=False, **size)
+            f = finder.find(np.asarray(img))
+            rows.append((f["confidence"] >= 0.5, scoring.judge(f, p)[0]))
+        print(f"{args.drawn} drawn scenes{' at users sizes' if args.large else ''} (seed 999): "
+              f"{scoring.shares(rows)}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pictures", default="/work/shared/characters")
@@ -56,7 +84,14 @@ def main():
                          "extras")
     ap.add_argument("--faces", action="store_true",
                     help="the drawn scenes of draw_styles.draw_face_profile (people's heads from the side) instead")
+    ap.add_argument("--verdicts", action="store_true",
+                    help="issue 45's scoring (scoring.py) instead: sure (confidence at least 0.5) and right on each "
+                         "picture, and with --drawn N the share of sure answers and of those right")
+    ap.add_argument("--large", action="store_true",
+                    help="with --verdicts --drawn: the scenes drawn at users' sizes (train.large_scale)")
     args = ap.parse_args()
+    if args.verdicts:
+        return verdicts(args)
     labels = json.load(open(args.labels))["pictures"]
     if args.dump:
         os.makedirs(args.dump, exist_ok=True)

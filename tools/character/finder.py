@@ -71,22 +71,29 @@ class Finder:
             mir = {k: np.mean([p[k] for p in mirs], 0) for k in mirs[0]}
             out = {k: (plain[k] + mir[k]) / 2 for k in plain}
             ed = max(1e-3, np.linalg.norm(out["points"][1] - out["points"][0]))
-            dis = max(np.linalg.norm(plain["points"][i] - mir["points"][i]) for i in range(5)) / ed
-            spread = max(np.linalg.norm(q["points"][i] - out["points"][i])
-                         for q in plains + mirs for i in range(5)) / ed
+            dis_each = [np.linalg.norm(plain["points"][i] - mir["points"][i]) / ed for i in range(5)]
+            spread_each = [max(np.linalg.norm(q["points"][i] - out["points"][i]) for q in plains + mirs) / ed
+                           for i in range(5)]
+            dis, spread = max(dis_each), max(spread_each)
         lg = out["logits"]
         character = 1 / (1 + np.exp(-lg[4]))
         conf = character * min(1, max(0, 1 - max(dis, spread) / AGREEMENT_SCALE))
         p = out["points"]
+        shifts, splits = [0.0] * 5, [0.0] * 5
         if self.refiner:
             refined, _ = self.refiner.refine(rgba, {k: p[i] for i, k in enumerate(KEYS)})
+            ed = max(1e-3, float(np.linalg.norm(p[1] - p[0])))
+            shifts = [float(np.linalg.norm(np.subtract(refined[k], p[i]))) / ed for i, k in enumerate(KEYS)]
+            splits = list(self.refiner.splits)
             p = np.array([refined[k] for k in KEYS] + [p[5], p[6]])
         brows = lg[3] > 0
         return dict(left_eye=p[0].tolist(), right_eye=p[1].tolist(), mouth_left=p[2].tolist(),
                     mouth_right=p[3].tolist(), mouth_center=p[4].tolist(),
                     left_brow=p[5].tolist() if brows else None, right_brow=p[6].tolist() if brows else None,
                     left_eye_radius=float(out["radii"][0]), right_eye_radius=float(out["radii"][1]),
-                    mouth=MOUTHS[int(np.argmax(lg[:3]))], outline=out["outline"].tolist(), confidence=float(conf))
+                    mouth=MOUTHS[int(np.argmax(lg[:3]))], outline=out["outline"].tolist(), confidence=float(conf),
+                    evidence=dict(character=float(character), disagreement=[float(d) for d in dis_each],
+                                  spread=[float(d) for d in spread_each], shift=shifts, split=splits))
 
 
 def score(found, label):
@@ -173,6 +180,7 @@ class Refiner:
         for _ in range(rounds):
             ed = max(2.0, float(np.linalg.norm(pts["right_eye"] - pts["left_eye"])))
             new, dis = {}, 0.0
+            self.splits = [0.0] * len(KEYS)  # each point's plain/mirrored disagreement (eye distances), last round
             for i, key in enumerate(KEYS):
                 box = crop_box(pts[key], ed)
                 crop = sample_crop(rgba, *box)
@@ -182,7 +190,8 @@ class Refiner:
                 pa = np.array([box[0], box[1]]) + a * box[2]
                 pb = np.array([box[0], box[1]]) + b * box[2]
                 new[key] = (pa + pb) / 2
-                dis = max(dis, float(np.linalg.norm(pa - pb)) / ed)
+                self.splits[i] = float(np.linalg.norm(pa - pb)) / ed
+                dis = max(dis, self.splits[i])
             middle = (new["mouth_left"] + new["mouth_right"]) / 2
             width = max(1e-3, float(np.linalg.norm(new["mouth_right"] - new["mouth_left"])))
             if np.linalg.norm(new["mouth_center"] - middle) > CENTRE_LIMIT * width:

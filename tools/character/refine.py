@@ -27,18 +27,22 @@ import draw  # noqa: E402
 import draw_styles  # noqa: E402
 from common import cached_chunks, sample_crop  # noqa: E402
 from finder import KEYS, MIRROR, ZOOM, Finder, Refiner, build_refiner, crop_box, load_rgba, score  # noqa: E402
+from train import large_scale  # noqa: E402
 
 SHIFT = 0.22  # the crop centre's displacement from the true point: normal, this times the eye distance a coordinate
 SCALE = 0.18  # the eye distance's misjudgement: log-normal, this sigma
 
 
-def scene(seed, i):
+def scene(seed, i, large=False):
+    """Scene i of the seed (draw.py's and draw_styles.py's mix); large: draw.py's at users' sizes
+    (train.large_scale: 512-1024 pixels, thinner lines)."""
     rng = np.random.default_rng([seed, i])
+    size = large_scale(seed, i) if large else {}
     u = rng.random()
     if u < 0.55:
-        img, p = draw.draw_scene(rng, negative=False)
+        img, p = draw.draw_scene(rng, negative=False, **size)
     elif u < 0.8:
-        img, p = draw.draw_scene(rng, negative=False, extras=True, mouths=rng.random() < .5)
+        img, p = draw.draw_scene(rng, negative=False, extras=True, mouths=rng.random() < .5, **size)
     elif u < 0.92:
         img, p = draw_styles.draw_styled(rng)
     else:
@@ -47,10 +51,11 @@ def scene(seed, i):
 
 
 def make_samples(job):
-    seed, start, count = job
+    seed, start, count = job[:3]
+    large = len(job) > 3 and job[3] == "large"
     xs, ts, ks = [], [], []
     for i in range(start, start + count):
-        rng, a, p = scene(seed, i)
+        rng, a, p = scene(seed, i, large)
         if p is None:
             continue
         ed = float(np.linalg.norm(np.subtract(p["right_eye"], p["left_eye"])))
@@ -61,17 +66,17 @@ def make_samples(job):
             e = ed * float(np.exp(rng.normal(0, SCALE)))
             c = q + rng.normal(0, SHIFT, 2) * ed
             box = crop_box(c, e)
-            xs.append((sample_crop(a, *box) * 255 + .5).astype(np.uint8))
+            xs.append((sample_crop(a, *box, cap=0 if large else -1) * 255 + .5).astype(np.uint8))
             ts.append([(q[0] - box[0]) / box[2], (q[1] - box[1]) / box[2]])
             ks.append(k)
     return np.stack(xs), np.array(ts, np.float32), np.array(ks, np.int64)
 
 
-def dataset(seed, scenes, cache, procs=2):
+def dataset(seed, scenes, cache, procs=2, large=False):
     os.makedirs(cache, exist_ok=True)
     chunk = 250
-    jobs = [(seed, s, min(chunk, scenes - s)) for s in range(0, scenes, chunk)]
-    path = lambda j: os.path.join(cache, f"refine-{j[0]}-{j[1]}-{j[2]}-z{ZOOM}.npz")
+    jobs = [(seed, s, min(chunk, scenes - s)) + (("large",) if large else ()) for s in range(0, scenes, chunk)]
+    path = lambda j: os.path.join(cache, f"refine-{'large-' if large else ''}{j[0]}-{j[1]}-{j[2]}-z{ZOOM}.npz")
     return cached_chunks(jobs, path, make_samples, ("x", "t", "k"), procs)
 
 
@@ -80,14 +85,24 @@ def train(args):
     import torch.nn.functional as F
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    x, t, k = dataset(args.seed, args.scenes, args.cache, args.threads)
+    parts = [] if args.large_only else [dataset(args.seed, args.scenes, args.cache, args.threads)]
+    if args.large_scenes:
+        parts.append(dataset(args.seed + 5, args.large_scenes, args.cache, args.threads, large=True))
+    x, t, k = (np.concatenate(a) for a in zip(*parts))
     n = len(x)
     print(f"{n} crops", flush=True)
     net = build_refiner(args.channels)
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     bs = 64
     steps = args.epochs * (n // bs)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=.15)
+    if args.init:  # fine-tuning an exported refiner: a cosine from 3e-4
+        from common import calibrate_norms, file_layers, folded_into
+        net = folded_into(net, file_layers(open(args.init, "rb").read())[1])
+        calibrate_norms(net, x[np.random.default_rng(args.seed + 400).permutation(n)[:1024]])
+        opt = torch.optim.AdamW(net.parameters(), 3e-4, weight_decay=1e-4)
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
+    else:
+        opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=.15)
     g = np.random.default_rng(args.seed + 100)
     mirror = torch.tensor(MIRROR)
     t0 = time.time()
@@ -175,6 +190,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["train", "evaluate", "export"])
     ap.add_argument("--scenes", type=int, default=10000)
+    ap.add_argument("--large-scenes", type=int, default=0, help="train: this many scenes at users' sizes as well "
+                    "(train.large_scale; seed + 5)")
+    ap.add_argument("--large-only", action="store_true", help="train: on the --large-scenes alone")
+    ap.add_argument("--init", help="train: fine-tune these exported weights (.e2nw) instead of starting afresh")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--threads", type=int, default=2)

@@ -56,3 +56,13 @@ def verdict(sure: bool, right: bool) -> str:
     if sure:
         return "sure and right" if right else "SURE AND WRONG"
     return "unsure, within tolerance" if right else "unsure, off"
+
+
+def shares(rows: Sequence[tuple[bool, bool]]) -> str:
+    """The line of (sure, right) answers: the share sure, the share of those right (and how many are sure and
+    wrong), the share right in all."""
+    n = max(1, len(rows))
+    sure = [right for is_sure, right in rows if is_sure]
+    return (f"{len(sure) / n * 100:.1f} % of answers sure, {sum(sure) / max(1, len(sure)) * 100:.1f} % of sure "
+            f"answers right ({len(sure) - sum(sure)} sure and wrong), "
+            f"{sum(right for _, right in rows) / n * 100:.1f} % right in all")

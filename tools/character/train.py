@@ -30,6 +30,17 @@ def head_box(p):
     return (lo + hi) / 2, float(max(hi - lo))
 
 
+LARGE_SCALES = (2, 3, 4)  # the "large" scenes' pixels a drawing unit: 512 to 1024 pixels, as users' pictures
+
+
+def large_scale(seed, i):
+    """draw_scene's scale and line factor for scene i of a "large" data set: drawn from a stream of their own, so
+    the scene itself is the one the seed draws at scale 1. Lines 0.35-1 times as thick against the head as at
+    scale 1: users' line art is thinner than the small drawings'."""
+    rng = np.random.default_rng([seed, i, 5])
+    return dict(scale=int(rng.choice(LARGE_SCALES)), lines=float(rng.uniform(0.35, 1.0)))
+
+
 def make_samples(args):
     """Scenes [start, start+count) of the seed: uint8 crops (N x SIZE x SIZE x 4) and their labels."""
     seed, start, count, scenes = args
@@ -43,6 +54,8 @@ def make_samples(args):
             img, p = draw_styles.draw_face_profile(rng)
         elif scenes == "mouths":
             img, p = draw.draw_scene(rng, extras=True, mouths=True)
+        elif scenes == "large":
+            img, p = draw.draw_scene(rng, extras=True, mouths=True, **large_scale(seed, i))
         elif scenes == "figure":
             img, p = draw.draw_scene(rng, negative=False, figure=True)
         else:
@@ -64,7 +77,7 @@ def make_samples(args):
                 side = s * HEAD_CROP * rng.uniform(0.8, 1.25)
                 x0 = c[0] - side / 2 + rng.uniform(-.12, .12) * side
                 y0 = c[1] - side / 2 + rng.uniform(-.12, .12) * side
-            crop = sample_crop(a, x0, y0, side)
+            crop = sample_crop(a, x0, y0, side, cap=0 if scenes == "large" else -1)
             xs.append((crop * 255 + .5).astype(np.uint8))
             if p is None:
                 vs.append(np.zeros(48, np.float32)); ms.append(0); bs.append(0.0); objs.append(0.0)
@@ -82,7 +95,8 @@ def dataset(seed, scenes, cache, kind="plain", procs=2):
     (draw_styles.draw_styled: side views, snowmen, line-art animals; three crops a scene as "figure") or "faces"
     (draw_styles.draw_face_profile: people's heads from the side; three crops a scene) or "mouths"
     (draw_scene(extras=True, mouths=True): closed mouths drawn as filled lips or bars, open ones as outlines or
-    light interiors, as well)."""
+    light interiors, as well) or "large" (those scenes drawn at users' sizes, 512-1024 pixels with thinner lines:
+    large_scale)."""
     os.makedirs(cache, exist_ok=True)
     chunk = 250
     jobs = [(seed, s, min(chunk, scenes - s), kind) for s in range(0, scenes, chunk)]
@@ -164,6 +178,10 @@ def main():
     ap.add_argument("--faces-scenes", type=int, default=0,
                     help="this many extra scenes of draw_styles.draw_face_profile (people's heads from the side; "
                          "seed + 4), 3 crops each")
+    ap.add_argument("--large-scenes", type=int, default=0,
+                    help="this many extra scenes drawn at users' sizes (draw_scene(extras, mouths) at 512-1024 "
+                         "pixels, thinner lines; seed + 5), 2 crops each")
+    ap.add_argument("--large-only", action="store_true", help="train on the --large-scenes alone")
     ap.add_argument("--stage3-epochs", type=int, default=0,
                     help="stage 3: epochs of --stage3-steps steps at a constant learning rate 3e-4")
     ap.add_argument("--stage3-steps", type=int, default=250)
@@ -176,13 +194,14 @@ def main():
     import torch
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    x, v, m, b, o = dataset(args.seed, args.scenes, args.cache, procs=args.threads)
     extra = ((args.figure_scenes, args.seed + 1, "figure"), (args.extras_scenes, args.seed + 2, "extras"),
-             (args.styles_scenes, args.seed + 3, "styles"), (args.faces_scenes, args.seed + 4, "faces"))
+             (args.styles_scenes, args.seed + 3, "styles"), (args.faces_scenes, args.seed + 4, "faces"),
+             (args.large_scenes, args.seed + 5, "large"))
+    parts = [] if args.large_only else [dataset(args.seed, args.scenes, args.cache, procs=args.threads)]
     for count, seed, kind in extra:
-        if count:
-            f = dataset(seed, count, args.cache, kind=kind, procs=args.threads)
-            x, v, m, b, o = (np.concatenate([p, q]) for p, q in zip((x, v, m, b, o), f))
+        if count and (kind == "large" or not args.large_only):
+            parts.append(dataset(seed, count, args.cache, kind=kind, procs=args.threads))
+    x, v, m, b, o = (np.concatenate(arrays) for arrays in zip(*parts))
     vm = np.stack([mirror_vector(r) for r in v])
     n = len(x)
     print(f"{n} crops, {int(o.sum())} with a character", flush=True)

@@ -24,8 +24,8 @@ relative level, the periodicity) -> dense 48 + ReLU; per frame, the 36 hop embed
 7 ahead) -> dense 256 + ReLU -> dense 64 + ReLU -> (sigmoid jaw, tanh spread, sigmoid press, sigmoid tuck): the
 press is the lips pressed together (p, b, m) alone, the tuck the lower lip under the upper teeth (f, v), and the
 engine combines them into the renderer's press (targets.combined_press). Loss: weighted squared error on the four
-fields and on the visible opening jaw * (1 - combined press), with frames inside p/b/m weighted x4 (m: --m-weight),
-f/v --fv-weight and silence x2 (x3 under background speech).
+fields and on the visible opening jaw * (1 - combined press), with frames inside p and b weighted x4
+(--pb-weight), m x4 (--m-weight), f/v x4 (--fv-weight) and silence x2 (x3 under background speech).
 
 Writes OUT/model.pt (state dict and metadata) and OUT/metrics.json (frame-level validation figures, also per
 validation voice). About 6 minutes on this machine's two cores (torch.set_num_threads(2)); same data, same seed,
@@ -255,7 +255,8 @@ def background_alone(train, rng, count):
     return out
 
 
-M_WEIGHT = 4.0   # loss weight of frames inside an m (train.py --m-weight; p and b: 4)
+PB_WEIGHT = 4.0  # loss weight of frames inside a p or b (train.py --pb-weight)
+M_WEIGHT = 4.0   # loss weight of frames inside an m (train.py --m-weight)
 FV_WEIGHT = 4.0  # loss weight of frames inside an f or v (train.py --fv-weight)
 
 
@@ -270,7 +271,7 @@ def example(samples, phones, pad_frames=CROP_FRAMES, silence_weight=2.0, exclude
     y = tg.learned_targets(phones, n, FRAME_RATE) if phones else np.zeros((n, OUTPUTS), np.float32)
     fp = frame_phone(phones, n)
     w = np.ones(n, np.float32)
-    w[[p in BILABIALS for p in fp]] = 4.0
+    w[[p in BILABIALS for p in fp]] = PB_WEIGHT
     w[[p == "m" for p in fp]] = M_WEIGHT
     w[[p in LABIODENTALS for p in fp]] = FV_WEIGHT
     w[[p == "sil" for p in fp]] = silence_weight
@@ -520,8 +521,9 @@ def main():
                     "items): the `train` speakers are trained on, the `val` ones reported per speaker and band")
     ap.add_argument("--asterisk-share", type=float, default=0.25, help="share of all examples drawn from them")
     ap.add_argument("--asterisk-weight", type=float, default=1.0, help="loss weight of their frames")
-    ap.add_argument("--m-weight", type=float, default=4.0, help="loss weight of the frames inside an m (p and b: "
-                    "4; the m is the closure most often left open on recorded speakers)")
+    ap.add_argument("--pb-weight", type=float, default=4.0, help="loss weight of the frames inside a p or b")
+    ap.add_argument("--m-weight", type=float, default=4.0, help="loss weight of the frames inside an m (the m is "
+                    "the closure most often left open on recorded speakers)")
     ap.add_argument("--fv-weight", type=float, default=4.0, help="loss weight of the frames inside an f or v "
                     "(their lip tuck; weighted as p and b are)")
     ap.add_argument("--jobs", type=int, help="processes training the members (default: one per member)")
@@ -530,7 +532,8 @@ def main():
     ap.add_argument("--languages", help="train only on the utterances of these languages (comma-separated, `en` "
                     "for the English voices; default: all in the data set), to measure what each adds")
     a = ap.parse_args()
-    global M_WEIGHT, FV_WEIGHT
+    global PB_WEIGHT, M_WEIGHT, FV_WEIGHT
+    PB_WEIGHT = a.pb_weight
     M_WEIGHT = a.m_weight
     FV_WEIGHT = a.fv_weight
     start = time.time()
@@ -604,7 +607,7 @@ def main():
                   "asterisk_train": {k: metrics(net, v) for k, v in asterisk_by_speaker(ast_train, 20).items()},
                   "asterisk_share": a.asterisk_share, "asterisk_prompts": len(ast_train)} if ast_train else {}),
               "real_copies": a.real_copies if real_train else 0, "channel_share": a.channel,
-              "train_seconds": round(time.time() - start, 1), "steps": a.steps, "m_weight": a.m_weight, "fv_weight": a.fv_weight, "members": a.members, "seed": a.seed,
+              "train_seconds": round(time.time() - start, 1), "steps": a.steps, "pb_weight": a.pb_weight, "m_weight": a.m_weight, "fv_weight": a.fv_weight, "members": a.members, "seed": a.seed,
               "train_utterances": len(train), "val_utterances": len(val), "languages": a.languages or "all"}
     os.makedirs(a.out, exist_ok=True)
     torch.save({"members": [m.state_dict() for m in members], "embed": a.embed, "hidden1": a.hidden1, "outputs": OUTPUTS,

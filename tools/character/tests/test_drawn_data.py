@@ -86,3 +86,52 @@ def test_the_swift_tests_fixtures_are_drawn_again(index):
         assert s(p[key]) == committed[key], key
     assert p["mouth"] == committed["mouth"]
     assert [s(q) for q in p["outline"]] == committed["outline"]
+
+
+@pytest.mark.parametrize("index", [3, 8])
+def test_a_scene_drawn_at_a_larger_scale_is_the_same_scene_larger(index):
+    """draw_scene(scale=k) draws the scene the seed draws at scale 1, k times as large: the points times k, and
+    the picture, box-filtered back to 256 pixels, close to the small one (edges differ: they are smooth now)."""
+    small, p1 = drawn(draw.draw_scene, 21, index, negative=False, extras=True, mouths=True)
+    large, p3 = drawn(draw.draw_scene, 21, index, negative=False, extras=True, mouths=True, scale=3, lines=1.0)
+    assert large.shape == (3 * small.shape[0], 3 * small.shape[1], 4)
+    for key in ("left_eye", "right_eye", "mouth_left", "mouth_right", "mouth_center", "left_brow", "right_brow"):
+        if p1[key] is None:
+            assert p3[key] is None
+        else:
+            assert np.allclose(np.multiply(p1[key], 3), p3[key]), key
+    assert np.allclose(np.multiply(p1["outline"], 3), p3["outline"])
+    assert np.isclose(p1["left_eye_radius"] * 3, p3["left_eye_radius"]) and p1["mouth"] == p3["mouth"]
+    shrunk = large.astype(np.float64).reshape(small.shape[0], 3, small.shape[1], 3, 4).mean((1, 3))
+    opaque = (small[..., 3] == 255) & (shrunk[..., 3] > 250)
+    assert opaque.mean() > 0.3
+    # the same colours where both are opaque (textures, rotation and blur resampled at another size: loosely)
+    assert np.median(np.abs(shrunk[..., :3][opaque] - small[..., :3][opaque].astype(np.float64))) < 12
+
+
+@pytest.mark.parametrize("scale, lines", [(0, 1.0), (1.5, 1.0), (2, 0.0), (2, float("nan"))])
+def test_a_scale_that_is_not_a_whole_number_from_1_is_refused(scale, lines):
+    with pytest.raises(ValueError, match="scale must be"):
+        draw.draw_scene(np.random.default_rng(1), negative=False, scale=scale, lines=lines)
+    assert draw._K == 1 and draw._LINES == 1.0
+
+
+def test_the_large_scenes_sizes_come_from_a_stream_of_their_own():
+    sizes = [train.large_scale(6, i) for i in range(40)]
+    assert sizes == [train.large_scale(6, i) for i in range(40)]
+    assert {s["scale"] for s in sizes} == set(train.LARGE_SCALES)
+    assert all(0.35 <= s["lines"] <= 1.0 for s in sizes)
+
+
+def test_a_crop_sampled_without_a_cap_is_a_box_filter():
+    """sample_crop with no cap on k averages each crop pixel's whole footprint: a picture of noise, cropped whole
+    into 96 pixels from 1152, gives the mean of each 12 x 12 block; capped at 4 samples a side it aliases."""
+    from common import sample_crop
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, (1152, 1152, 3)).astype(np.uint8)
+    picture = np.concatenate([noise, np.full((1152, 1152, 1), 255, np.uint8)], 2)
+    means = noise.astype(np.float64).reshape(96, 12, 96, 12, 3).mean((1, 3))
+    exact = sample_crop(picture, 0, 0, 1152, cap=0)
+    assert np.abs(exact[..., :3] * 255 - means).max() < 1e-2 and np.allclose(exact[..., 3], 1)
+    capped = sample_crop(picture, 0, 0, 1152, cap=4)
+    assert np.abs(capped[..., :3] * 255 - means).max() > 5

@@ -44,3 +44,10 @@ def test_a_mouth_not_drawn_is_scored_within_0_6_eye_distances():
 def test_sure_and_wrong_is_named_apart():
     assert scoring.verdict(True, False) == "SURE AND WRONG"
     assert scoring.verdict(False, True) == "unsure, within tolerance"
+
+
+def test_the_shares_line_counts_sure_right_and_sure_wrong_answers():
+    line = scoring.shares([(True, True), (True, False), (False, True), (False, False)])
+    assert line == ("50.0 % of answers sure, 50.0 % of sure answers right (1 sure and wrong), "
+                    "50.0 % right in all")
+    assert scoring.shares([]).startswith("0.0 % of answers sure")
