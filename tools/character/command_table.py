@@ -122,7 +122,7 @@ def main():
     labels, hidden = everything["pictures"], everything.get("hidden_eyes", {})
     print(f"{'picture':34s} {'sure':4s} {'worst point':13s} {'error':>6s} {'/tol':>5s}  {'verdict':25s} "
           f"{'mouth (built/label)':19s} points from")
-    counts = {}
+    verdicts = []
     mouths = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in sorted(labels):
@@ -133,7 +133,7 @@ def main():
                 continue
             right, worst, error, ratio = scoring.judge(info["source_points"], labels[name], hidden.get(name, []))
             verdict = scoring.verdict(status == 0, right)
-            counts[verdict] = counts.get(verdict, 0) + 1
+            verdicts.append(verdict)
             mouths += info["mouth"] == labels[name]["mouth"]
             text = subprocess.run([args.bin, "avatar", "inspect", out], capture_output=True, text=True).stdout
             m = re.search(r'"points": "([^"]*)"', text)
@@ -143,9 +143,7 @@ def main():
             mouth = f"{info['mouth']}/{labels[name]['mouth']}"
             print(f"{name:34s} {'yes' if status == 0 else 'no':4s} {worst:13s} {error:6.3f} {ratio:5.2f}  {verdict:25s} "
                   f"{mouth:19s} {source}")
-    print("; ".join(f"{counts.get(v, 0)} {v}" for v in
-                    ("sure and right", "SURE AND WRONG", "unsure, within tolerance", "unsure, off"))
-          + f" (of {len(labels)}); {mouths} mouth states as labelled")
+    print(scoring.tally(verdicts) + f" (of {len(labels)}); {mouths} mouth states as labelled")
     print("error: the worst shown point's distance in eye distances; /tol: over its tolerance (scoring.py)")
 
 if __name__ == "__main__":

@@ -42,15 +42,14 @@ def verdicts(args):
     finder = Finder(args.model, None if args.refine == "none" else args.refine)
     everything = json.load(open(args.labels))
     labels, hidden = everything["pictures"], everything.get("hidden_eyes", {})
-    counts = {}
+    verdicts = []
     for name in sorted(labels):
         f = finder.find(load_rgba(os.path.join(args.pictures, name)))
         right, worst, error, ratio = scoring.judge(f, labels[name], hidden.get(name, []))
         v = scoring.verdict(f["confidence"] >= 0.5, right)
-        counts[v] = counts.get(v, 0) + 1
+        verdicts.append(v)
         print(f"{name:34s} conf {f['confidence']:.2f} {worst:13s} {error:6.3f} {ratio:5.2f}  {v}", flush=True)
-    print("; ".join(f"{counts.get(v, 0)} {v}" for v in
-                    ("sure and right", "SURE AND WRONG", "unsure, within tolerance", "unsure, off")), flush=True)
+    print(scoring.tally(verdicts), flush=True)
     if args.drawn:
         import draw
         from train import large_scale

@@ -176,11 +176,10 @@ class Refiner:
         """found: dict of KEYS -> (x, y). Returns the new dict (the same keys) and the largest plain/mirrored
         disagreement (eye distances)."""
         pts = {k: np.asarray(found[k], np.float64) for k in KEYS}
-        dis = 0.0
+        self.splits = [0.0] * len(KEYS)  # each point's plain/mirrored disagreement (eye distances), last round
         for _ in range(rounds):
             ed = max(2.0, float(np.linalg.norm(pts["right_eye"] - pts["left_eye"])))
-            new, dis = {}, 0.0
-            self.splits = [0.0] * len(KEYS)  # each point's plain/mirrored disagreement (eye distances), last round
+            new = {}
             for i, key in enumerate(KEYS):
                 box = crop_box(pts[key], ed)
                 crop = sample_crop(rgba, *box)
@@ -191,10 +190,9 @@ class Refiner:
                 pb = np.array([box[0], box[1]]) + b * box[2]
                 new[key] = (pa + pb) / 2
                 self.splits[i] = float(np.linalg.norm(pa - pb)) / ed
-                dis = max(dis, self.splits[i])
             middle = (new["mouth_left"] + new["mouth_right"]) / 2
             width = max(1e-3, float(np.linalg.norm(new["mouth_right"] - new["mouth_left"])))
             if np.linalg.norm(new["mouth_center"] - middle) > CENTRE_LIMIT * width:
                 new["mouth_center"] = pts["mouth_center"]
             pts = new
-        return {k: v.tolist() for k, v in pts.items()}, dis
+        return {k: v.tolist() for k, v in pts.items()}, max(self.splits)

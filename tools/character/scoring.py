@@ -52,6 +52,15 @@ def judge(found: Mapping, label: Mapping, hidden: Iterable[str] = ()) -> tuple[b
     return worst_ratio <= 1.0, worst, worst_error, worst_ratio
 
 
+VERDICTS = ("sure and right", "SURE AND WRONG", "unsure, within tolerance", "unsure, off")
+
+
+def tally(verdicts: Iterable[str]) -> str:
+    """The line counting each of VERDICTS among `verdicts` (verdict's strings)."""
+    verdicts = list(verdicts)
+    return "; ".join(f"{verdicts.count(v)} {v}" for v in VERDICTS)
+
+
 def verdict(sure: bool, right: bool) -> str:
     if sure:
         return "sure and right" if right else "SURE AND WRONG"

@@ -51,3 +51,8 @@ def test_the_shares_line_counts_sure_right_and_sure_wrong_answers():
     assert line == ("50.0 % of answers sure, 50.0 % of sure answers right (1 sure and wrong), "
                     "50.0 % right in all")
     assert scoring.shares([]).startswith("0.0 % of answers sure")
+
+
+def test_the_tally_counts_each_verdict_in_order():
+    line = scoring.tally(["sure and right", "unsure, off", "sure and right"])
+    assert line == "2 sure and right; 0 SURE AND WRONG; 0 unsure, within tolerance; 1 unsure, off"
