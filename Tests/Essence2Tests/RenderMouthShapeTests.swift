@@ -44,7 +44,7 @@ struct RenderMouthShapeTests {
         let r = Renderer(avatar: a)
         let rest = Self.shape(r, .rest)
         let width = Self.distance(rest, 61, 291)
-        for (name, most, rounder) in [("o", Float(0.75), Float(0.5)), ("u", Float(0.7), Float(0.4))] {
+        for (name, most) in [("o", Float(0.75)), ("u", Float(0.7))] {
             let p = Self.shape(r, Self.pose(name))
             let w = Self.distance(p, 61, 291)
             #expect(w <= most * width, "\(file) \(name): width \(w / width) of rest")
@@ -54,7 +54,63 @@ struct RenderMouthShapeTests {
             #expect(sides.allSatisfy { $0 < 0.25 * opening }, "\(file) \(name): sides \(sides), middle \(opening)")
             // The lips thicken as they push forward.
             #expect(Self.distance(p, 0, 13) > Self.distance(rest, 0, 13), "\(file) \(name): upper lip")
-            _ = rounder
+        }
+    }
+
+    /// In the frame: o and u show a dark opening about as tall as it is wide (the 0.5 and 0.4 at least),
+    /// with no tongue in it (the tongue lies low and back behind rounded lips; it filled the lower third of o).
+    @Test(arguments: ["grace-hopper.imx", "astronaut.imx"])
+    func roundedVowelsShowARoundDarkOpening(file: String) throws {
+        let a = F.load(file)
+        let r = Renderer(avatar: a)
+        let mouth = try #require(r.mouth)
+        let lip = mouth.palette.lip
+        let dark = 0.45 * (0.114 * lip.x + 0.587 * lip.y + 0.299 * lip.z)
+        let centre = (F.point(a, "upper_lip_inner_center") + F.point(a, "lower_lip_inner_center")) / 2
+        let area = F.box(centre, 0.4 * F.mouthWidth(a), 0.3 * F.mouthWidth(a))
+        for (name, rounder) in [("o", Float(0.5)), ("u", Float(0.4))] {
+            let frame = F.frame(r, FrameParams(articulation: Self.pose(name)))
+            // The opening: the dark pixels joined to the darkest one in the area (not the portrait's own shadows).
+            var seed = (x: area.x, y: area.y), darkest = Float.infinity
+            for y in area.y..<area.maxY {
+                for x in area.x..<area.maxX where F.luma(frame, width: a.width, x: x, y: y) < darkest {
+                    darkest = F.luma(frame, width: a.width, x: x, y: y); seed = (x, y)
+                }
+            }
+            var x0 = seed.x, x1 = seed.x, y0 = seed.y, y1 = seed.y
+            var seen: Set<Int> = [seed.y * a.width + seed.x], stack = [seed]
+            while let (x, y) = stack.popLast() {
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                for (nx, ny) in [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+                where area.x <= nx && nx < area.maxX && area.y <= ny && ny < area.maxY
+                    && !seen.contains(ny * a.width + nx) && F.luma(frame, width: a.width, x: nx, y: ny) < dark {
+                    seen.insert(ny * a.width + nx); stack.append((nx, ny))
+                }
+            }
+            try #require(darkest < dark && x1 > x0 && y1 > y0, "\(file) \(name): no dark opening")
+            let width = Float(x1 - x0 + 1), height = Float(y1 - y0 + 1)
+            #expect(height >= rounder * width, "\(file) \(name): the opening \(width)x\(height) pixels")
+            // Inside the opening (a pixel and a half in from its edges, as the frame's lip outlines tabulate it),
+            // in its lower half: the dark of the mouth or the lower teeth's edge, never the tongue (a pixel nearer
+            // the tongue's colour than the cavity's and the teeth's).
+            let pal = mouth.palette
+            let toLocal = try #require(r.rig).mouth.frame.toLocal
+            var inside = 0, tongue = 0
+            for y in area.y..<area.maxY {
+                for x in area.x..<area.maxX {
+                    let p = toLocal.apply(SIMD2(Float(x) + 0.5, Float(y) + 0.5))
+                    let k = Int(((p.x - mouth.gridStart) / mouth.step).rounded())
+                    guard k >= 0, k < mouth.count else { continue }
+                    let top = mouth.upper[k], bottom = mouth.lower[k]
+                    guard p.y > (top + bottom) / 2, p.y < bottom - 1.5, p.y > top + 1.5 else { continue }
+                    inside += 1
+                    let i = (y * a.width + x) * 3
+                    let c = SIMD3(Float(frame[i]), Float(frame[i + 1]), Float(frame[i + 2]))
+                    func d(_ q: SIMD3<Float>) -> Float { ((c - q) * (c - q)).sum() }
+                    if d(pal.tongue) < d(pal.cavity) && d(pal.tongue) < d(pal.teeth) { tongue += 1 }
+                }
+            }
+            #expect(inside > 4 && tongue == 0, "\(file) \(name): \(tongue) of \(inside) pixels tongue-coloured")
         }
     }
 

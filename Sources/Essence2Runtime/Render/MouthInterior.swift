@@ -172,7 +172,8 @@ final class MouthInterior {
     /// Draws the mouth interior over `area` (image pixels, inside the canvas' dirty rectangle). `toLocal` maps
     /// destination image coordinates to the mouth frame; `openingSpan` is the opening's x range there and
     /// `centerGap` its height at the centre; `tongue` raises the tongue tip; `round` (the lips' rounding) pushes
-    /// the lips forward over the teeth: on u the small opening shows the dark of the mouth, the teeth covered.
+    /// the lips forward over the teeth, the tongue low and back behind them: o and u show the dark of the mouth
+    /// (on u the teeth covered).
     ///
     /// Back to front: the cavity, the tongue's body, the lower teeth, the tongue tip, the gums and upper teeth;
     /// then contact shadows under the upper lip and over the lower one, and the coverage of the opening.
@@ -184,7 +185,8 @@ final class MouthInterior {
         let mid = (openingSpan.lowerBound + openingSpan.upperBound) / 2
         let halfOpen = max((openingSpan.upperBound - openingSpan.lowerBound) / 2, 0.5)
         let hw = mouthHalfWidth
-        let tongueFade = smoothstep(0.3 * hw, 0.75 * hw, centerGap)
+        // The tongue lies low and back: a rounded opening (o, u) shows the dark of the mouth over it.
+        let tongueFade = smoothstep(0.3 * hw, 0.75 * hw, centerGap) * (1 - FaceRig.roundedShare(sanitized(round, 0, 1)))
         let invStep = 1 / step
         let tl = teethLength
         // The lower teeth ride on the jaw just inside the lower lip: a band up to a third of the teeth's length
