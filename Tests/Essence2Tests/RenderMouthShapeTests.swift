@@ -64,8 +64,8 @@ struct RenderMouthShapeTests {
         let a = F.load(file)
         let r = Renderer(avatar: a)
         let mouth = try #require(r.mouth)
-        let lip = mouth.palette.lip
-        let dark = 0.45 * (0.114 * lip.x + 0.587 * lip.y + 0.299 * lip.z)
+        let pal = mouth.palette, toLocal = try #require(r.rig).mouth.frame.toLocal
+        let dark = 0.45 * (0.114 * pal.lip.x + 0.587 * pal.lip.y + 0.299 * pal.lip.z)
         let centre = (F.point(a, "upper_lip_inner_center") + F.point(a, "lower_lip_inner_center")) / 2
         let area = F.box(centre, 0.4 * F.mouthWidth(a), 0.3 * F.mouthWidth(a))
         for (name, rounder) in [("o", Float(0.5)), ("u", Float(0.4))] {
@@ -73,8 +73,9 @@ struct RenderMouthShapeTests {
             // The opening: the dark pixels joined to the darkest one in the area (not the portrait's own shadows).
             var seed = (x: area.x, y: area.y), darkest = Float.infinity
             for y in area.y..<area.maxY {
-                for x in area.x..<area.maxX where F.luma(frame, width: a.width, x: x, y: y) < darkest {
-                    darkest = F.luma(frame, width: a.width, x: x, y: y); seed = (x, y)
+                for x in area.x..<area.maxX {
+                    let l = F.luma(frame, width: a.width, x: x, y: y)
+                    if l < darkest { darkest = l; seed = (x, y) }
                 }
             }
             var x0 = seed.x, x1 = seed.x, y0 = seed.y, y1 = seed.y
@@ -93,8 +94,6 @@ struct RenderMouthShapeTests {
             // Inside the opening (a pixel and a half in from its edges, as the frame's lip outlines tabulate it),
             // in its lower half: the dark of the mouth or the lower teeth's edge, never the tongue (a pixel nearer
             // the tongue's colour than the cavity's and the teeth's).
-            let pal = mouth.palette
-            let toLocal = try #require(r.rig).mouth.frame.toLocal
             var inside = 0, tongue = 0
             for y in area.y..<area.maxY {
                 for x in area.x..<area.maxX {
