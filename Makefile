@@ -198,10 +198,12 @@ $(OUT)/test_abi_asan: $(CTEST_SOURCES) integration/c/*.h include/essence2.h incl
 # that judges leaks, threads and descriptors, not speed): they start once what they need is built in the
 # foreground (the release build, the service's venv, the C examples), so no two makes build the same file, and
 # after the stages that time real-time pacing under load (the C tests, ThreadSanitizer's: its frame_fd check
-# counted 37 frames in 2 s instead of 50 with all three beside it); the fuzzers they run beside have a fixed time.
-# The four Swift builds the stages use come first, side by side (test-builds, below).
+# counted 37 frames in 2 s instead of 50 with all three beside it). The players, which time their own offsets and
+# count the frames shown, start after the fuzzers (two ASan processes that keep both cores busy for two minutes
+# or more: beside them, on a CI machine, examples/live_player.c once skipped a frame), beside the single-process
+# command and rig checks. The four Swift builds the stages use come first, side by side (test-builds, below).
 TEST_STAGES := test-format test-builds api-check service-venv test-swift test-c test-tsan test-sessions\& test-soak\& \
-      test-player\& test-fuzz test-cli test-rig test-install test-swiftpm test-tools test-python test-gst test-service \
+      test-fuzz test-player\& test-cli test-rig test-install test-swiftpm test-tools test-python test-gst test-service \
       test-downloads
 test: deps
 	@tools/test_stages.sh $(TEST_STAGES)

@@ -88,16 +88,22 @@ SDL_AUDIODRIVER=none-such "$BIN" play "$T/clip10.wav" >"$T/out" 2>"$T/err"
 verdict "without a sound device: exit 5 and a message naming it"
 
 # ---- examples/live_player.c ------------------------------------------------------------------------------------
-# Every speech frame of the clip must be shown (audio-clock pacing: none is skipped however slowly the card runs).
+# Every speech frame of the clip is accounted for: shown, or skipped by the engine because its audio had wholly
+# played when the loop asked (audio-clock pacing: a card that runs slow costs no frame). What may still skip one
+# is the host's CPU: a loop or a renderer held off it for more than a frame period (40 ms), as on a two-core CI
+# machine running the soak and the sessions beside this. So at most 2 of the 250 (a stall each); the first frame
+# (the sound starts on it) and the last are shown; the audio/video offsets below are the timing's verdict.
 ffmpeg -v error -y -i "$T/clip10.wav" -f s16le -ac 1 -ar 16000 "$T/clip10.raw"
 expected=$(( ($(wc -c <"$T/clip10.raw") / 2 + 639) / 640 ))
 SDL_DISKAUDIOFILE="$T/card2.raw" "$LIVE" avatars/grace-hopper.imx "$T/clip10.wav" --log "$T/c.log" >"$T/out" 2>"$T/err"
 check "live_player (C) plays the clip and exits 0" [ $? = 0 ]
 skipped=$(sed -n 's/.*, \([0-9]*\) frames skipped.*/\1/p' "$T/out")
+missing=$(awk -v n="$expected" 'NR > 1 { seen[$1] = 1 } END { for (i = 0; i < n; i++) if (!(i in seen)) printf "%s%d", (c++ ? " " : ""), i }' "$T/c.log")
 set -- $(offsets "$T/c.log")
-echo "     live_player audio/video offset over $3 speech frames: mean $1 ms, 95th percentile $2 ms; skipped: ${skipped:-?}"
-[ "$3" = "$expected" ] && [ "${skipped:-x}" = 0 ]
-verdict "live_player shows every speech frame ($3 of $expected shown, ${skipped:-?} skipped)"
+echo "     live_player audio/video offset over $3 speech frames: mean $1 ms, 95th percentile $2 ms; skipped: ${skipped:-?}${missing:+ (frames $missing)}"
+[ "$(($3 + ${skipped:-999}))" = "$expected" ] && [ "$skipped" -le 2 ] && [ "$(echo $missing | wc -w)" = "$skipped" ] &&
+    ! echo " $missing " | grep -q -e " 0 " -e " $((expected - 1)) "
+verdict "live_player accounts for every speech frame ($3 of $expected shown, ${skipped:-?} skipped: at most 2, never the first or the last)"
 awk -v m="$1" 'BEGIN { exit !(m >= -20 && m <= 20) }'
 verdict "live_player: mean offset within +-20 ms ($1 ms)"
 awk -v p="$2" 'BEGIN { exit !(p <= 40) }'
